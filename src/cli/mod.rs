@@ -1,0 +1,39 @@
+//! Command-line interface: one file per subcommand, each a thin client of the library.
+
+mod render;
+mod smooth;
+
+use clap::{Parser, Subcommand};
+
+/// Finds the template (navigation, headers, footers, sidebars, ads, link lists) of a single web
+/// page and separates it from the page's content.
+#[derive(Debug, Parser)]
+#[command(name = "pagelevel", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Render a page in headless Chromium and write its DOM with a layout box per element.
+    Render(render::RenderArgs),
+    /// Exact regularized tree isotonic smoothing of per-node scores (JSON in, JSON out).
+    Smooth(smooth::SmoothArgs),
+}
+
+/// How a command ended when it did not end in an error.
+pub enum Outcome {
+    /// Everything asked for was done.
+    Success,
+    /// The command ran, but some inputs failed or a quality check did not pass (exit code 1).
+    SomeFailed,
+}
+
+/// Runs the chosen subcommand.
+pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
+    match cli.command {
+        Command::Render(args) => render::run(args),
+        Command::Smooth(args) => smooth::run(args),
+    }
+}

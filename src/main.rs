@@ -1,0 +1,22 @@
+//! The `pagelevel` binary: parses arguments, calls the library, maps outcomes to exit codes.
+//!
+//! Exit codes: 0 success, 1 a quality check failed or some pages of a batch failed, 2 an error
+//! (bad input, bad arguments, unusable environment). Nothing else lives here.
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let args = cli::Cli::parse();
+    match cli::run(args) {
+        Ok(cli::Outcome::Success) => ExitCode::SUCCESS,
+        Ok(cli::Outcome::SomeFailed) => ExitCode::from(1),
+        Err(error) => {
+            eprintln!("pagelevel: error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}

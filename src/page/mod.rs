@@ -1,0 +1,1 @@
+//! Decoding and parsing HTML into an arena DOM.

@@ -1,0 +1,1 @@
+//! Rendering pages in headless Chromium.

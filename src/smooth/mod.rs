@@ -1,0 +1,1 @@
+//! Exact regularized tree isotonic smoothing.
