@@ -5,6 +5,7 @@
 //! bytes → [`page`] (decode + parse → arena DOM) → [`render`] (Chromium → boxes) → features →
 //! model → [`smooth`] (isotonic DP → sections) → template vs content.
 
+pub mod eval;
 pub mod page;
 pub mod render;
 pub mod smooth;
