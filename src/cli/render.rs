@@ -1,10 +1,189 @@
-//! `pagelevel render`: placeholder until rendering lands (issue 2).
+//! `pagelevel render`: lays pages out in headless Chromium and writes their snapshots.
 
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Context;
 use clap::Args;
+use pagelevel::page::ParseLimits;
+use pagelevel::render::{LayoutCache, PageSource, RenderOptions, Renderer};
 
+use super::Outcome;
+
+/// Render pages and write, per page, its elements in document order with their layout boxes.
 #[derive(Debug, Args)]
-pub struct RenderArgs {}
+pub struct RenderArgs {
+    /// HTML files, or directories whose .html/.htm files are all rendered.
+    #[arg(required = true)]
+    pages: Vec<PathBuf>,
+    /// Where to write the snapshot of a single page (default: standard output).
+    #[arg(short, long, conflicts_with = "out_dir")]
+    output: Option<PathBuf>,
+    /// With several pages: write one `<name>.json` snapshot per page into this directory.
+    #[arg(long)]
+    out_dir: Option<PathBuf>,
+    /// Directory served as the web root (root-absolute links resolve in it); default: each
+    /// page's own directory.
+    #[arg(long)]
+    root: Option<PathBuf>,
+    /// Insert `<base href=…>` when the page has none, e.g. a Kreuzer page's `base_href`.
+    #[arg(long)]
+    base_href: Option<String>,
+    /// The page's original URL, used to resolve its links (nothing is fetched).
+    #[arg(long)]
+    url: Option<url::Url>,
+    /// Run the page's own JavaScript (off by default: deterministic and safe).
+    #[arg(long)]
+    javascript: bool,
+    /// Chromium binary (default: `$PAGELEVEL_CHROMIUM`, `chromium` on the PATH).
+    #[arg(long)]
+    chromium: Option<PathBuf>,
+    /// Longest wait, in seconds, for a page's resources before it is measured as it is.
+    #[arg(long, default_value_t = 3.0)]
+    load_budget: f64,
+    /// Seconds after which a browser call counts as hung: the page fails, the browser restarts.
+    #[arg(long, default_value_t = 15.0)]
+    timeout: f64,
+    /// Layout cache directory (default: `$PAGELEVEL_CACHE` or ~/.cache/pagelevel).
+    #[arg(long)]
+    cache_dir: Option<PathBuf>,
+    /// Render every page afresh, without reading or writing the cache.
+    #[arg(long)]
+    no_cache: bool,
+    /// Largest page accepted, in bytes.
+    #[arg(long, default_value_t = ParseLimits::default().max_bytes)]
+    max_bytes: usize,
+    /// Print a line per page and a timing summary (median, p95) to standard error.
+    #[arg(long)]
+    timings: bool,
+}
 
-pub fn run(_args: RenderArgs) -> anyhow::Result<super::Outcome> {
-    anyhow::bail!("render is being built")
+pub fn run(args: RenderArgs) -> anyhow::Result<Outcome> {
+    let pages = collect_pages(&args.pages)?;
+    if pages.len() > 1 && args.output.is_some() {
+        anyhow::bail!("--output takes one page; {} were given (use --out-dir)", pages.len());
+    }
+    let options = RenderOptions {
+        chromium: args.chromium.clone(),
+        javascript: args.javascript,
+        load_budget: Duration::from_secs_f64(args.load_budget.max(0.0)),
+        call_timeout: Duration::from_secs_f64(args.timeout.max(1.0)),
+        cache: (!args.no_cache).then(|| {
+            LayoutCache::new(args.cache_dir.clone().unwrap_or_else(LayoutCache::default_directory))
+        }),
+        limits: ParseLimits {
+            max_bytes: args.max_bytes,
+            ..ParseLimits::default()
+        },
+        ..RenderOptions::default()
+    };
+    let mut renderer = Renderer::new(options)?;
+    if let Some(directory) = &args.out_dir {
+        std::fs::create_dir_all(directory)
+            .with_context(|| format!("cannot create {}", directory.display()))?;
+    }
+    let single = pages.len() == 1;
+    let mut render_times = Vec::new();
+    let mut failed = 0;
+    for path in &pages {
+        match render_one(&mut renderer, path, &args) {
+            Ok(render_ms) => {
+                if let Some(ms) = render_ms {
+                    render_times.push(ms);
+                }
+                if args.timings {
+                    eprintln!("{}: {:.0} ms", path.display(), render_ms.unwrap_or(0.0));
+                }
+            }
+            Err(error) if single => return Err(error),
+            Err(error) => {
+                failed += 1;
+                eprintln!("pagelevel: error: {error:#}");
+            }
+        }
+    }
+    if args.timings {
+        print_summary(pages.len(), failed, &mut render_times);
+    }
+    Ok(if failed > 0 { Outcome::SomeFailed } else { Outcome::Success })
+}
+
+/// Renders one page and writes its snapshot; returns the browser time (None when cached).
+fn render_one(renderer: &mut Renderer, path: &Path, args: &RenderArgs) -> anyhow::Result<Option<f64>> {
+    let mut source = PageSource::from_file(path, args.root.as_deref())
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    source.base_href = args.base_href.clone();
+    if let Some(url) = &args.url {
+        source.url = Some(url.clone());
+    }
+    let rendered = renderer
+        .render(&source)
+        .with_context(|| format!("cannot render {}", path.display()))?;
+    let json = serde_json::to_string(&rendered.snapshot())?;
+    match (&args.output, &args.out_dir) {
+        (Some(output), _) => std::fs::write(output, json)
+            .with_context(|| format!("cannot write {}", output.display()))?,
+        (None, Some(directory)) => {
+            let name = path.file_stem().map(|stem| stem.to_string_lossy()).unwrap_or_default();
+            let output = directory.join(format!("{name}.json"));
+            std::fs::write(&output, json)
+                .with_context(|| format!("cannot write {}", output.display()))?;
+        }
+        (None, None) => {
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(json.as_bytes())?;
+            stdout.write_all(b"\n")?;
+        }
+    }
+    Ok((!rendered.from_cache).then_some(rendered.render_ms))
+}
+
+/// Expands directories to their HTML files (sorted, so runs are repeatable).
+pub fn collect_pages(inputs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut pages = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            let mut stack = vec![input.clone()];
+            while let Some(directory) = stack.pop() {
+                let entries = std::fs::read_dir(&directory)
+                    .with_context(|| format!("cannot list {}", directory.display()))?;
+                for entry in entries.flatten() {
+                    let path = entry.path();
+                    if path.is_dir() {
+                        stack.push(path);
+                    } else if is_html_file(&path) {
+                        pages.push(path);
+                    }
+                }
+            }
+        } else {
+            pages.push(input.clone());
+        }
+    }
+    pages.sort();
+    Ok(pages)
+}
+
+fn is_html_file(path: &Path) -> bool {
+    path.extension()
+        .and_then(|extension| extension.to_str())
+        .is_some_and(|extension| matches!(extension.to_ascii_lowercase().as_str(), "html" | "htm"))
+}
+
+fn print_summary(pages: usize, failed: usize, render_times: &mut [f64]) {
+    render_times.sort_by(f64::total_cmp);
+    let quantile = |q: f64| {
+        render_times
+            .get(((render_times.len() as f64 - 1.0) * q).round() as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
+    eprintln!(
+        "rendered {} of {pages} pages ({failed} failed, {} from cache); render time median {:.0} ms, p95 {:.0} ms",
+        pages - failed,
+        pages - failed - render_times.len(),
+        quantile(0.5),
+        quantile(0.95),
+    );
 }

@@ -1,1 +1,177 @@
-//! Decoding and parsing HTML into an arena DOM.
+//! Decoding and parsing: page bytes → Unicode text → html5ever → the arena [`Dom`].
+//!
+//! Parsing never fails on bad markup (html5ever repairs it as browsers do). It fails only when a
+//! page is beyond the [`ParseLimits`] budget — too many bytes, elements or levels — and then says
+//! which limit and how to raise it, instead of hanging on a hostile page.
+
+mod decode;
+mod dom;
+mod serialize;
+mod sink;
+
+use html5ever::tendril::{StrTendril, TendrilSink};
+use html5ever::{ParseOpts, parse_document};
+use thiserror::Error;
+use url::Url;
+
+pub use decode::{DecodedText, decode};
+pub use dom::{Child, Dom, Element, NodeId, TextNode, collapse_whitespace};
+pub use serialize::{SerializeOptions, serialize};
+
+use sink::{ArenaSink, Budget};
+
+/// Size budget for one page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParseLimits {
+    /// Largest accepted input, in bytes. The largest real pages in our datasets are ~5 MB.
+    pub max_bytes: usize,
+    /// Most elements accepted.
+    pub max_elements: usize,
+    /// Deepest nesting accepted. html5ever's scope checks walk the open-element stack, so parse
+    /// time grows with elements × depth; the cap keeps a 100k-deep page to well under a second.
+    pub max_depth: u32,
+}
+
+impl Default for ParseLimits {
+    fn default() -> Self {
+        ParseLimits {
+            max_bytes: 16 * 1024 * 1024,
+            max_elements: 300_000,
+            max_depth: 5_000,
+        }
+    }
+}
+
+/// Why a page could not be parsed.
+#[derive(Debug, Error)]
+pub enum PageError {
+    #[error("the page is {bytes} bytes, over the limit of {limit} bytes (raise it with --max-bytes)")]
+    TooLarge { bytes: usize, limit: usize },
+    #[error("the page has more than {limit} elements (raise the limit with --max-elements)")]
+    TooManyElements { limit: usize },
+    #[error("the page nests elements deeper than {limit} levels (raise the limit with --max-depth)")]
+    TooDeep { limit: u32 },
+    #[error("the page is empty (0 bytes)")]
+    Empty,
+    #[error("the file looks binary, not HTML (a NUL byte in its first {0} bytes)")]
+    Binary(usize),
+}
+
+/// A parsed page: its DOM plus what was learnt while decoding it.
+#[derive(Debug, Clone)]
+pub struct Page {
+    /// Where the page came from, used to resolve links; `None` when unknown.
+    pub url: Option<Url>,
+    /// The encoding the bytes were decoded from.
+    pub encoding: &'static str,
+    /// Text of the `<title>`, whitespace collapsed.
+    pub title: String,
+    pub dom: Dom,
+}
+
+/// How many leading bytes are checked for NUL when telling binary files from HTML.
+const BINARY_SNIFF_BYTES: usize = 1024;
+
+/// Input is fed to the parser in chunks of this many bytes so the budget is checked often.
+const CHUNK_BYTES: usize = 16 * 1024;
+
+impl Page {
+    /// Decodes and parses a page. `url` resolves relative links (a `<base href>` wins over it);
+    /// `http_charset` is the HTTP Content-Type charset when the page was fetched.
+    pub fn parse(
+        bytes: &[u8],
+        url: Option<Url>,
+        http_charset: Option<&str>,
+        limits: &ParseLimits,
+    ) -> Result<Page, PageError> {
+        if bytes.is_empty() {
+            return Err(PageError::Empty);
+        }
+        if bytes.len() > limits.max_bytes {
+            return Err(PageError::TooLarge {
+                bytes: bytes.len(),
+                limit: limits.max_bytes,
+            });
+        }
+        let sniffed = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
+        let is_utf16 = sniffed.starts_with(&[0xFF, 0xFE]) || sniffed.starts_with(&[0xFE, 0xFF]);
+        if !is_utf16 && sniffed.contains(&0) {
+            return Err(PageError::Binary(BINARY_SNIFF_BYTES));
+        }
+        let decoded = decode(bytes, http_charset);
+        let mut dom = parse_html(&decoded.text, limits)?;
+        resolve_links(&mut dom, url.as_ref());
+        let title = dom
+            .first_with_tag("title")
+            .map(|title| dom.own_text(title))
+            .unwrap_or_default();
+        Ok(Page {
+            url,
+            encoding: decoded.encoding,
+            title,
+            dom,
+        })
+    }
+}
+
+/// Parses Unicode HTML into the arena, stopping as soon as the budget is exceeded.
+fn parse_html(text: &str, limits: &ParseLimits) -> Result<Dom, PageError> {
+    let budget = Budget::default();
+    let mut options = ParseOpts::default();
+    // Pages render with scripting off by default, so <noscript> content is markup, not text.
+    options.tree_builder.scripting_enabled = false;
+    let mut parser = parse_document(ArenaSink::new(&budget), options);
+    let mut start = 0;
+    while start < text.len() {
+        let mut end = (start + CHUNK_BYTES).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        parser.process(StrTendril::from_slice(&text[start..end]));
+        start = end;
+        if budget.elements.get() > limits.max_elements {
+            return Err(PageError::TooManyElements {
+                limit: limits.max_elements,
+            });
+        }
+        if budget.max_depth.get() > limits.max_depth {
+            return Err(PageError::TooDeep {
+                limit: limits.max_depth,
+            });
+        }
+    }
+    let raw = parser.finish();
+    Ok(Dom::from_raw(&raw))
+}
+
+/// Resolves every `<a href>`/`<area href>` against the first `<base href>` (itself resolved
+/// against the page URL), else the page URL. Unresolvable hrefs (no base, relative) stay as
+/// written; `javascript:` and fragment-only links are kept too — features decide what they mean.
+fn resolve_links(dom: &mut Dom, page_url: Option<&Url>) {
+    let base = dom
+        .ids()
+        .find(|&id| dom.element(id).tag == "base" && dom.element(id).attribute("href").is_some())
+        .and_then(|id| dom.element(id).attribute("href"))
+        .and_then(|href| match page_url {
+            Some(url) => url.join(href.trim()).ok(),
+            None => Url::parse(href.trim()).ok(),
+        })
+        .or_else(|| page_url.cloned());
+    for element in &mut dom.elements {
+        if element.tag != "a" && element.tag != "area" {
+            continue;
+        }
+        if let Some(href) = element.attribute("href") {
+            let href = href.trim();
+            element.link = Some(match &base {
+                Some(base) => base
+                    .join(href)
+                    .map_or_else(|_| href.to_string(), String::from),
+                None => href.to_string(),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

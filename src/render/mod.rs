@@ -1,1 +1,261 @@
-//! Rendering pages in headless Chromium.
+//! Rendering: a parsed page is serialized with every element tagged by its NodeId, laid out in
+//! headless Chromium behind the network gate, and measured in one in-page walk; the boxes are
+//! joined back to our DOM by id. A [`Renderer`] keeps one browser for many pages, relaunches it
+//! when it hangs or dies (the page is reported failed, the batch goes on), and caches layouts.
+
+mod browser;
+mod cache;
+mod gate;
+mod snapshot;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+use url::Url;
+
+use crate::page::{Page, PageError, ParseLimits, SerializeOptions, serialize};
+
+pub use browser::{NODE_ID_ATTRIBUTE, find_chromium};
+pub use cache::{LayoutCache, cache_key};
+pub use gate::Gate;
+pub use snapshot::{
+    Layout, LayoutBox, RenderedPage, SNAPSHOT_FORMAT_VERSION, Snapshot, SnapshotNode, VIEWPORT,
+    Viewport,
+};
+
+use browser::BrowserSession;
+use gate::ServedPage;
+
+/// Why a page could not be rendered.
+#[derive(Debug, Error)]
+pub enum RenderError {
+    #[error(transparent)]
+    Page(#[from] PageError),
+    #[error("Chromium not found: {0}")]
+    NoChromium(String),
+    #[error("could not start Chromium: {0}")]
+    Launch(String),
+    #[error("the browser failed on this page (it was restarted): {0}")]
+    Browser(String),
+    #[error("could not start the local network gate: {0}")]
+    Gate(std::io::Error),
+}
+
+/// How pages are rendered.
+#[derive(Debug, Clone)]
+pub struct RenderOptions {
+    /// Chromium binary; found on the PATH when `None`.
+    pub chromium: Option<PathBuf>,
+    /// Run the page's own scripts (off by default: deterministic and safe).
+    pub javascript: bool,
+    /// Longest wait for a page's load event; after it the page is measured as it is.
+    pub load_budget: Duration,
+    /// Longest a single browser call may take before the browser is declared hung.
+    pub call_timeout: Duration,
+    pub viewport: Viewport,
+    /// Layout cache; `None` renders every page afresh.
+    pub cache: Option<LayoutCache>,
+    pub limits: ParseLimits,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            chromium: None,
+            javascript: false,
+            load_budget: Duration::from_secs(3),
+            call_timeout: Duration::from_secs(15),
+            viewport: VIEWPORT,
+            cache: None,
+            limits: ParseLimits::default(),
+        }
+    }
+}
+
+/// A page to render: its bytes and where it lives.
+#[derive(Debug, Clone)]
+pub struct PageSource {
+    pub bytes: Vec<u8>,
+    /// The page's URL, for resolving its links (not fetched).
+    pub url: Option<Url>,
+    /// HTTP charset, when the page was fetched.
+    pub http_charset: Option<String>,
+    /// Directory served as the page's web root: its files (CSS, images) may load.
+    pub web_root: Option<PathBuf>,
+    /// The page's path under the web root, e.g. `/docs/intro.html`.
+    pub path_in_root: String,
+    /// A `<base href>` to insert (relative to the page's served location) when the page has
+    /// none, e.g. Kreuzer pages' `assets/<host>/<path>/`.
+    pub base_href: Option<String>,
+}
+
+impl PageSource {
+    /// A saved page on disk; `web_root` defaults to the page's directory.
+    pub fn from_file(path: &Path, web_root: Option<&Path>) -> std::io::Result<PageSource> {
+        let bytes = std::fs::read(path)?;
+        let absolute = path.canonicalize()?;
+        let root = match web_root {
+            Some(root) => root.canonicalize()?,
+            None => absolute
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| PathBuf::from("/")),
+        };
+        let relative = absolute.strip_prefix(&root).unwrap_or(&absolute);
+        let path_in_root = format!(
+            "/{}",
+            relative
+                .components()
+                .map(|part| part.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/")
+        );
+        Ok(PageSource {
+            bytes,
+            url: Url::from_file_path(&absolute).ok(),
+            http_charset: None,
+            web_root: Some(root),
+            path_in_root,
+            base_href: None,
+        })
+    }
+}
+
+/// Renders pages with one reused browser.
+pub struct Renderer {
+    options: RenderOptions,
+    chromium: PathBuf,
+    gate: Gate,
+    session: Option<BrowserSession>,
+    pages_rendered: u64,
+}
+
+impl Renderer {
+    /// Finds Chromium and starts the network gate; the browser itself starts on first use.
+    pub fn new(options: RenderOptions) -> Result<Renderer, RenderError> {
+        let chromium = find_chromium(options.chromium.as_deref())?;
+        let gate = Gate::start().map_err(RenderError::Gate)?;
+        Ok(Renderer {
+            options,
+            chromium,
+            gate,
+            session: None,
+            pages_rendered: 0,
+        })
+    }
+
+    /// The network gate, to inspect how many requests it refused.
+    pub fn gate(&self) -> &Gate {
+        &self.gate
+    }
+
+    /// Parses and renders one page (or takes its layout from the cache).
+    pub fn render(&mut self, source: &PageSource) -> Result<RenderedPage, RenderError> {
+        let page = Page::parse(
+            &source.bytes,
+            source.url.clone(),
+            source.http_charset.as_deref(),
+            &self.options.limits,
+        )?;
+        let key = self.cache_key(source);
+        if let Some(layout) = self.options.cache.as_ref().and_then(|cache| cache.load(&key)) {
+            if layout.boxes.len() == page.dom.len() {
+                return Ok(RenderedPage {
+                    page,
+                    layout,
+                    render_ms: 0.0,
+                    from_cache: true,
+                });
+            }
+        }
+        let started = Instant::now();
+        let layout = self.lay_out(&page, source)?;
+        let render_ms = started.elapsed().as_secs_f64() * 1000.0;
+        if let Some(cache) = &self.options.cache {
+            // A cache that cannot be written only costs a re-render later.
+            let _ = cache.store(&key, &layout);
+        }
+        Ok(RenderedPage {
+            page,
+            layout,
+            render_ms,
+            from_cache: false,
+        })
+    }
+
+    fn cache_key(&self, source: &PageSource) -> String {
+        let url = source.url.as_ref().map(Url::as_str).unwrap_or("");
+        let root = source
+            .web_root
+            .as_ref()
+            .map(|root| root.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let viewport = format!("{}x{}", self.options.viewport.width, self.options.viewport.height);
+        cache_key(&[
+            &source.bytes,
+            url.as_bytes(),
+            source.http_charset.as_deref().unwrap_or("").as_bytes(),
+            root.as_bytes(),
+            source.path_in_root.as_bytes(),
+            source.base_href.as_deref().unwrap_or("").as_bytes(),
+            &[u8::from(self.options.javascript)],
+            viewport.as_bytes(),
+        ])
+    }
+
+    fn lay_out(&mut self, page: &Page, source: &PageSource) -> Result<Layout, RenderError> {
+        let html = serialize(
+            &page.dom,
+            &SerializeOptions {
+                node_id_attribute: Some(NODE_ID_ATTRIBUTE),
+                base_href: source.base_href.as_deref(),
+            },
+        );
+        self.pages_rendered += 1;
+        // A fresh host per page: nothing of one page (cache, connections) can leak into the next.
+        let host = format!("page{}.pagelevel.invalid", self.pages_rendered);
+        let path = if source.path_in_root.starts_with('/') {
+            source.path_in_root.clone()
+        } else {
+            format!("/{}", source.path_in_root)
+        };
+        let url = Url::parse(&format!("http://{host}/"))
+            .and_then(|origin| origin.join(&path))
+            .map_err(|error| RenderError::Browser(format!("bad page path {path}: {error}")))?;
+        self.gate.publish(
+            &host,
+            ServedPage {
+                page_path: url.path().to_string(),
+                html: Arc::new(html.into_bytes()),
+                web_root: source.web_root.clone(),
+                scripts_allowed: self.options.javascript,
+            },
+        );
+        let (viewport, load_budget) = (self.options.viewport, self.options.load_budget);
+        let result = self.session().and_then(|session| {
+            session.lay_out(url.as_str(), page.dom.len(), viewport, load_budget)
+        });
+        self.gate.withdraw(&host);
+        if result.is_err() {
+            // The browser may be hung or dead: the next page gets a new one.
+            self.session = None;
+        }
+        result
+    }
+
+    fn session(&mut self) -> Result<&BrowserSession, RenderError> {
+        if self.session.is_none() {
+            self.session = Some(BrowserSession::launch(
+                &self.chromium,
+                self.gate.address(),
+                self.options.viewport,
+                self.options.call_timeout,
+            )?);
+        }
+        self.session
+            .as_ref()
+            .ok_or_else(|| RenderError::Launch("the browser did not start".into()))
+    }
+}

@@ -1,0 +1,132 @@
+use super::*;
+
+fn parse(html: &str) -> Page {
+    let url = Url::parse("https://example.org/dir/page.html").ok();
+    Page::parse(html.as_bytes(), url, None, &ParseLimits::default()).expect("page parses")
+}
+
+#[test]
+fn elements_are_numbered_in_document_order_with_parents_and_depths() {
+    let page = parse("<html><body><div id=a><p>one</p></div><p>two</p></body></html>");
+    let tags: Vec<&str> = page.dom.elements.iter().map(|e| e.tag.as_str()).collect();
+    assert_eq!(tags, ["html", "head", "body", "div", "p", "p"]);
+    let first_p = page.dom.element(NodeId(4));
+    assert_eq!(first_p.parent, Some(NodeId(3)));
+    assert_eq!(first_p.depth, 3);
+    assert_eq!(page.dom.element(NodeId(3)).attribute("id"), Some("a"));
+}
+
+#[test]
+fn a_subtree_is_a_contiguous_id_range() {
+    let page = parse("<body><div><p>a<b>b</b></p><p>c</p></div><span>d</span></body>");
+    let div = page.dom.first_with_tag("div").expect("div");
+    let tags: Vec<&str> = page.dom.subtree(div).map(|id| page.dom.element(id).tag.as_str()).collect();
+    assert_eq!(tags, ["div", "p", "b", "p"]);
+    assert_eq!(page.dom.text(div), "ab c");
+}
+
+#[test]
+fn links_resolve_against_the_base_href_before_the_page_url() {
+    let page = parse(
+        "<head><base href='/other/'></head><body><a href='x.html'>x</a><a href='https://a.test/'>a</a></body>",
+    );
+    let links: Vec<&str> = page.dom.elements.iter().filter_map(|e| e.link.as_deref()).collect();
+    assert_eq!(links, ["https://example.org/other/x.html", "https://a.test/"]);
+}
+
+#[test]
+fn links_resolve_against_the_page_url_without_a_base() {
+    let page = parse("<a href='../up.html'>up</a>");
+    let link = page.dom.elements.iter().find_map(|e| e.link.clone());
+    assert_eq!(link.as_deref(), Some("https://example.org/up.html"));
+}
+
+#[test]
+fn broken_markup_is_repaired_not_rejected() {
+    let page = parse("<table><tr><td>cell<p>para</td></tr></table><div><span>open");
+    assert!(page.dom.first_with_tag("td").is_some());
+    assert_eq!(page.dom.text(NodeId(0)), "cellpara open");
+}
+
+#[test]
+fn the_title_is_read_and_script_text_is_not_page_text() {
+    let page = parse("<title> My  Page </title><script>var x=1;</script><p>Hello</p>");
+    assert_eq!(page.title, "My Page");
+    assert_eq!(page.dom.text(NodeId(0)), "Hello");
+}
+
+#[test]
+fn own_text_is_only_the_direct_text_children() {
+    let page = parse("<div>before <b>bold</b> after</div>");
+    let div = page.dom.first_with_tag("div").expect("div");
+    assert_eq!(page.dom.own_text(div), "before after");
+}
+
+#[test]
+fn html_bytes_of_a_parent_include_its_children() {
+    let page = parse("<div class=x><p>hello</p></div>");
+    let div = page.dom.first_with_tag("div").expect("div");
+    let p = page.dom.first_with_tag("p").expect("p");
+    assert_eq!(page.dom.element(p).html_bytes, "<p>hello</p>".len() as u64);
+    assert_eq!(page.dom.element(div).html_bytes, "<div class=\"x\"><p>hello</p></div>".len() as u64);
+}
+
+#[test]
+fn xpaths_count_same_tag_siblings() {
+    let page = parse("<body><p>a</p><div></div><p>b</p></body>");
+    let last_p = page.dom.ids().rev().find(|&id| page.dom.element(id).tag == "p").expect("p");
+    assert_eq!(page.dom.xpath(last_p), "/html[1]/body[1]/p[2]");
+}
+
+#[test]
+fn serializing_with_node_ids_tags_every_element_and_reparses_to_the_same_tree() {
+    let page = parse("<body><div a='\"q\"'>x &amp; y<br><script>if (a < b) {}</script></div></body>");
+    let html = serialize(
+        &page.dom,
+        &SerializeOptions {
+            node_id_attribute: Some("data-pl"),
+            base_href: Some("file:///saved/"),
+        },
+    );
+    assert!(html.contains("<base href=\"file:///saved/\">"));
+    assert!(html.contains("if (a < b) {}"));
+    let again = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).expect("reparses");
+    // The injected <base> is the one extra element.
+    assert_eq!(again.dom.len(), page.dom.len() + 1);
+    for element in again.dom.elements.iter().filter(|e| e.tag != "base") {
+        let id: u32 = element.attribute("data-pl").expect("tagged").parse().expect("number");
+        assert_eq!(page.dom.element(NodeId(id)).tag, element.tag);
+    }
+    assert_eq!(again.dom.text(NodeId(0)), page.dom.text(NodeId(0)));
+}
+
+#[test]
+fn deep_nesting_is_parsed_without_recursion() {
+    let html = "<div>".repeat(4_000) + "deep" + &"</div>".repeat(4_000);
+    let page = parse(&html);
+    assert_eq!(page.dom.len(), 3 + 4_000);
+    assert_eq!(page.dom.element(NodeId(4_002)).depth, 4_001);
+    assert!(serialize(&page.dom, &SerializeOptions::default()).contains("deep"));
+}
+
+#[test]
+fn nesting_beyond_the_limit_is_a_clear_error_not_a_hang() {
+    let html = "<div>".repeat(100_000);
+    let started = std::time::Instant::now();
+    let error = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).unwrap_err();
+    assert!(matches!(error, PageError::TooDeep { limit: 5_000 }), "{error}");
+    assert!(started.elapsed().as_secs() < 5);
+}
+
+#[test]
+fn too_many_bytes_empty_and_binary_inputs_are_rejected_with_the_cause() {
+    let limits = ParseLimits {
+        max_bytes: 10,
+        ..ParseLimits::default()
+    };
+    let too_large = Page::parse(b"<p>0123456789</p>", None, None, &limits).unwrap_err();
+    assert!(too_large.to_string().contains("over the limit of 10 bytes"));
+    assert!(matches!(Page::parse(b"", None, None, &ParseLimits::default()), Err(PageError::Empty)));
+    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+    assert!(matches!(Page::parse(png, None, None, &ParseLimits::default()), Err(PageError::Binary(_))));
+}

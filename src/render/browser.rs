@@ -1,0 +1,261 @@
+//! One headless Chromium (Debian's `chromium`) driven over the DevTools protocol, with one tab
+//! reused across pages. Per page it costs one `Page.navigate` and one `Runtime.evaluate`: the
+//! evaluated script itself waits for the load event (or a deadline) and returns every tagged
+//! element's box, which avoids headless_chrome's `wait_until_navigated` polling (~1.2 s a page).
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use headless_chrome::protocol::cdp::{Emulation, Page as CdpPage, Runtime};
+use headless_chrome::{Browser, LaunchOptions, Tab};
+use serde::Deserialize;
+
+use super::RenderError;
+use super::snapshot::{Layout, LayoutBox, Viewport};
+
+/// The attribute that carries each element's NodeId into the browser.
+pub const NODE_ID_ATTRIBUTE: &str = "data-pagelevel-id";
+
+/// Where Debian installs Chromium.
+const DEBIAN_CHROMIUM: &str = "/usr/bin/chromium";
+
+/// Finds the Chromium binary: an explicit path, `$PAGELEVEL_CHROMIUM`, then `chromium` or
+/// `chromium-browser` on the PATH, then Debian's location.
+pub fn find_chromium(explicit: Option<&Path>) -> Result<PathBuf, RenderError> {
+    if let Some(path) = explicit {
+        return if path.is_file() {
+            Ok(path.to_path_buf())
+        } else {
+            Err(RenderError::NoChromium(format!("{} does not exist", path.display())))
+        };
+    }
+    if let Some(path) = std::env::var_os("PAGELEVEL_CHROMIUM") {
+        return Ok(PathBuf::from(path));
+    }
+    let on_path = std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .flat_map(|dir| [dir.join("chromium"), dir.join("chromium-browser")])
+        .find(|candidate| candidate.is_file());
+    on_path
+        .or_else(|| Some(PathBuf::from(DEBIAN_CHROMIUM)).filter(|path| path.is_file()))
+        .ok_or_else(|| {
+            RenderError::NoChromium(
+                "no chromium on the PATH or at /usr/bin/chromium (install it: apt-get install -y chromium)"
+                    .into(),
+            )
+        })
+}
+
+/// A launched browser and its one tab.
+pub struct BrowserSession {
+    // Held so the browser process lives as long as the session; dropping it kills Chromium.
+    _browser: Browser,
+    tab: Arc<Tab>,
+}
+
+/// What the in-page walk returns: flat `[id, x, y, width, height]` quintuples (`x = null` for no
+/// box) and the document size.
+#[derive(Deserialize)]
+struct WalkResult {
+    ready: bool,
+    boxes: Vec<Option<f64>>,
+    width: f64,
+    height: f64,
+}
+
+impl BrowserSession {
+    /// Starts Chromium with every request sent through the gate at `proxy`.
+    pub fn launch(
+        chromium: &Path,
+        proxy: std::net::SocketAddr,
+        viewport: Viewport,
+        call_timeout: Duration,
+    ) -> Result<BrowserSession, RenderError> {
+        let proxy_server = format!("http://{proxy}");
+        // Everything, loopback included, goes through the gate; no host name ever resolves.
+        let args: Vec<OsString> = [
+            "--proxy-bypass-list=<-loopback>".to_string(),
+            format!("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE {}", proxy.ip()),
+            "--disable-background-networking".into(),
+            "--disable-component-update".into(),
+            "--disable-sync".into(),
+            "--no-first-run".into(),
+            "--disable-quic".into(),
+            "--disable-gpu".into(),
+            "--hide-scrollbars".into(),
+            "--mute-audio".into(),
+            "--disable-domain-reliability".into(),
+            "--no-pings".into(),
+            "--disable-features=MediaRouter,OptimizationHints,Translate,AutofillServerCommunication,InterestFeedContentSuggestions".into(),
+        ]
+        .into_iter()
+        .map(OsString::from)
+        .collect();
+        let options = LaunchOptions {
+            headless: true,
+            sandbox: false,
+            path: Some(chromium.to_path_buf()),
+            window_size: Some((viewport.width, viewport.height)),
+            idle_browser_timeout: call_timeout,
+            proxy_server: Some(&proxy_server),
+            args: args.iter().map(OsString::as_os_str).collect(),
+            ..LaunchOptions::default()
+        };
+        let browser = Browser::new(options).map_err(|error| RenderError::Launch(format!("{error:#}")))?;
+        let tab = browser
+            .new_tab()
+            .map_err(|error| RenderError::Launch(format!("{error:#}")))?;
+        tab.call_method(Emulation::SetDeviceMetricsOverride {
+            width: viewport.width,
+            height: viewport.height,
+            device_scale_factor: 1.0,
+            mobile: false,
+            scale: None,
+            screen_width: None,
+            screen_height: None,
+            position_x: None,
+            position_y: None,
+            dont_set_visible_size: None,
+            screen_orientation: None,
+            viewport: None,
+            display_feature: None,
+            device_posture: None,
+        })
+        .map_err(|error| RenderError::Launch(format!("setting the viewport: {error:#}")))?;
+        Ok(BrowserSession {
+            _browser: browser,
+            tab,
+        })
+    }
+
+    /// Loads `url` and returns the box of every tagged element, waiting at most `load_budget` for
+    /// the load event (after it, whatever is laid out is measured).
+    pub fn lay_out(
+        &self,
+        url: &str,
+        element_count: usize,
+        viewport: Viewport,
+        load_budget: Duration,
+    ) -> Result<Layout, RenderError> {
+        let navigation = self
+            .tab
+            .call_method(CdpPage::Navigate {
+                url: url.to_string(),
+                referrer: None,
+                transition_Type: None,
+                frame_id: None,
+                referrer_policy: None,
+            })
+            .map_err(|error| RenderError::Browser(format!("navigating: {error:#}")))?;
+        if let Some(error) = navigation.error_text {
+            return Err(RenderError::Browser(format!("navigation failed: {error}")));
+        }
+        let walk = walk_script(url, load_budget);
+        // The navigation may still be committing: a walk that ran in the old document says so
+        // (`ready: false`) or loses its context; either way it is run again.
+        for _attempt in 0..50 {
+            let evaluated = self.tab.call_method(Runtime::Evaluate {
+                expression: walk.clone(),
+                return_by_value: Some(true),
+                await_promise: Some(true),
+                generate_preview: None,
+                silent: Some(true),
+                include_command_line_api: None,
+                user_gesture: None,
+                object_group: None,
+                context_id: None,
+                throw_on_side_effect: None,
+                timeout: None,
+                disable_breaks: None,
+                repl_mode: None,
+                allow_unsafe_eval_blocked_by_csp: None,
+                unique_context_id: None,
+                serialization_options: None,
+            });
+            let evaluated = match evaluated {
+                Ok(evaluated) => evaluated,
+                Err(error) if error.to_string().contains("context") => continue,
+                Err(error) => return Err(RenderError::Browser(format!("measuring: {error:#}"))),
+            };
+            if let Some(exception) = evaluated.exception_details {
+                if exception.text.contains("context") {
+                    continue;
+                }
+                return Err(RenderError::Browser(format!("the box walk failed: {}", exception.text)));
+            }
+            let value = evaluated.result.value.unwrap_or_default();
+            let result: WalkResult = serde_json::from_value(value)
+                .map_err(|error| RenderError::Browser(format!("unexpected walk result: {error}")))?;
+            if !result.ready {
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
+            }
+            return Ok(layout_from_walk(result, element_count, viewport));
+        }
+        Err(RenderError::Browser("the page never committed its navigation".into()))
+    }
+}
+
+fn layout_from_walk(result: WalkResult, element_count: usize, viewport: Viewport) -> Layout {
+    let mut boxes = vec![None; element_count];
+    for quintuple in result.boxes.chunks_exact(5) {
+        let (Some(id), Some(x), Some(y), Some(width), Some(height)) =
+            (quintuple[0], quintuple[1], quintuple[2], quintuple[3], quintuple[4])
+        else {
+            continue;
+        };
+        if let Some(slot) = boxes.get_mut(id as usize) {
+            *slot = Some(LayoutBox {
+                x,
+                y,
+                width,
+                height,
+            });
+        }
+    }
+    Layout {
+        boxes,
+        page_width: result.width,
+        page_height: result.height,
+        viewport,
+    }
+}
+
+/// The in-page script: wait for this URL's load (bounded), then one pass over tagged elements.
+fn walk_script(url: &str, load_budget: Duration) -> String {
+    let url = serde_json::to_string(url).unwrap_or_else(|_| "\"\"".into());
+    format!(
+        r#"(async () => {{
+  if (location.href !== {url}) return {{ ready: false, boxes: [], width: 0, height: 0 }};
+  const deadline = Date.now() + {budget};
+  while (document.readyState !== "complete" && Date.now() < deadline) {{
+    await new Promise(resolve => setTimeout(resolve, 5));
+  }}
+  const boxes = [];
+  const sx = window.scrollX, sy = window.scrollY;
+  for (const element of document.querySelectorAll("[{attribute}]")) {{
+    const id = Number(element.getAttribute("{attribute}"));
+    if (element.getClientRects().length === 0) {{
+      boxes.push(id, null, null, null, null);
+      continue;
+    }}
+    const r = element.getBoundingClientRect();
+    boxes.push(id, r.left + sx, r.top + sy, r.width, r.height);
+  }}
+  const root = document.documentElement;
+  const body = document.body || root;
+  return {{
+    ready: true,
+    boxes,
+    width: Math.max(root.scrollWidth, body.scrollWidth),
+    height: Math.max(root.scrollHeight, body.scrollHeight),
+  }};
+}})()"#,
+        budget = load_budget.as_millis(),
+        attribute = NODE_ID_ATTRIBUTE,
+    )
+}
