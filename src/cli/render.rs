@@ -62,7 +62,10 @@ pub struct RenderArgs {
 pub fn run(args: RenderArgs) -> anyhow::Result<Outcome> {
     let pages = collect_pages(&args.pages)?;
     if pages.len() > 1 && args.output.is_some() {
-        anyhow::bail!("--output takes one page; {} were given (use --out-dir)", pages.len());
+        anyhow::bail!(
+            "--output takes one page; {} were given (use --out-dir)",
+            pages.len()
+        );
     }
     let options = RenderOptions {
         chromium: args.chromium.clone(),
@@ -70,7 +73,11 @@ pub fn run(args: RenderArgs) -> anyhow::Result<Outcome> {
         load_budget: Duration::from_secs_f64(args.load_budget.max(0.0)),
         call_timeout: Duration::from_secs_f64(args.timeout.max(1.0)),
         cache: (!args.no_cache).then(|| {
-            LayoutCache::new(args.cache_dir.clone().unwrap_or_else(LayoutCache::default_directory))
+            LayoutCache::new(
+                args.cache_dir
+                    .clone()
+                    .unwrap_or_else(LayoutCache::default_directory),
+            )
         }),
         limits: ParseLimits {
             max_bytes: args.max_bytes,
@@ -106,11 +113,19 @@ pub fn run(args: RenderArgs) -> anyhow::Result<Outcome> {
     if args.timings {
         print_summary(pages.len(), failed, &mut render_times);
     }
-    Ok(if failed > 0 { Outcome::SomeFailed } else { Outcome::Success })
+    Ok(if failed > 0 {
+        Outcome::SomeFailed
+    } else {
+        Outcome::Success
+    })
 }
 
 /// Renders one page and writes its snapshot; returns the browser time (None when cached).
-fn render_one(renderer: &mut Renderer, path: &Path, args: &RenderArgs) -> anyhow::Result<Option<f64>> {
+fn render_one(
+    renderer: &mut Renderer,
+    path: &Path,
+    args: &RenderArgs,
+) -> anyhow::Result<Option<f64>> {
     let mut source = PageSource::from_file(path, args.root.as_deref())
         .with_context(|| format!("cannot read {}", path.display()))?;
     source.base_href = args.base_href.clone();
@@ -125,7 +140,10 @@ fn render_one(renderer: &mut Renderer, path: &Path, args: &RenderArgs) -> anyhow
         (Some(output), _) => std::fs::write(output, json)
             .with_context(|| format!("cannot write {}", output.display()))?,
         (None, Some(directory)) => {
-            let name = path.file_stem().map(|stem| stem.to_string_lossy()).unwrap_or_default();
+            let name = path
+                .file_stem()
+                .map(|stem| stem.to_string_lossy())
+                .unwrap_or_default();
             let output = directory.join(format!("{name}.json"));
             std::fs::write(&output, json)
                 .with_context(|| format!("cannot write {}", output.display()))?;

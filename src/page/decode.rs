@@ -79,7 +79,9 @@ fn charset_value(after_name: &[u8]) -> &[u8] {
 }
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|window| window == needle)
+    haystack
+        .windows(needle.len())
+        .position(|window| window == needle)
 }
 
 #[cfg(test)]
@@ -96,7 +98,8 @@ mod tests {
 
     #[test]
     fn an_http_equiv_content_type_names_the_charset() {
-        let page = b"<meta http-equiv='Content-Type' content='text/html; charset=Shift_JIS'>\x93\xfa";
+        let page =
+            b"<meta http-equiv='Content-Type' content='text/html; charset=Shift_JIS'>\x93\xfa";
         assert_eq!(decode(page, None).encoding, "Shift_JIS");
     }
 
@@ -110,7 +113,10 @@ mod tests {
 
     #[test]
     fn the_http_header_overrides_the_meta_tag() {
-        assert_eq!(decode(b"<meta charset=utf-8>", Some("windows-1251")).encoding, "windows-1251");
+        assert_eq!(
+            decode(b"<meta charset=utf-8>", Some("windows-1251")).encoding,
+            "windows-1251"
+        );
     }
 
     #[test]
@@ -122,6 +128,9 @@ mod tests {
 
     #[test]
     fn a_meta_tag_declaring_utf16_is_read_as_utf8() {
-        assert_eq!(decode(b"<meta charset=utf-16><p>x</p>", None).encoding, "UTF-8");
+        assert_eq!(
+            decode(b"<meta charset=utf-16><p>x</p>", None).encoding,
+            "UTF-8"
+        );
     }
 }

@@ -79,7 +79,13 @@ pub(crate) const VOID_ELEMENTS: &[&str] = &[
 
 /// Elements whose text is serialized without escaping.
 pub(crate) const RAW_TEXT_ELEMENTS: &[&str] = &[
-    "script", "style", "xmp", "iframe", "noembed", "noframes", "plaintext",
+    "script",
+    "style",
+    "xmp",
+    "iframe",
+    "noembed",
+    "noframes",
+    "plaintext",
 ];
 
 impl Dom {
@@ -110,10 +116,13 @@ impl Dom {
 
     /// The element children of an element, in order.
     pub fn element_children(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
-        self.element(id).children.iter().filter_map(|child| match child {
-            Child::Element(child) => Some(*child),
-            Child::Text(_) => None,
-        })
+        self.element(id)
+            .children
+            .iter()
+            .filter_map(|child| match child {
+                Child::Element(child) => Some(*child),
+                Child::Text(_) => None,
+            })
     }
 
     /// True when `ancestor` is `node` or one of its ancestors.
@@ -229,7 +238,9 @@ impl Dom {
                         html_bytes: 0,
                     });
                     if let Some(parent) = parent {
-                        dom.elements[parent.index()].children.push(Child::Element(id));
+                        dom.elements[parent.index()]
+                            .children
+                            .push(Child::Element(id));
                     }
                     open.push(id);
                     let children: Vec<Handle> = children_of(raw, handle).collect();
@@ -244,7 +255,9 @@ impl Dom {
                             parent,
                             text: text.to_string(),
                         });
-                        dom.elements[parent.index()].children.push(Child::Text(index));
+                        dom.elements[parent.index()]
+                            .children
+                            .push(Child::Text(index));
                     }
                 }
                 RawData::Document | RawData::Other => {}

@@ -45,11 +45,15 @@ impl Default for ParseLimits {
 /// Why a page could not be parsed.
 #[derive(Debug, Error)]
 pub enum PageError {
-    #[error("the page is {bytes} bytes, over the limit of {limit} bytes (raise it with --max-bytes)")]
+    #[error(
+        "the page is {bytes} bytes, over the limit of {limit} bytes (raise it with --max-bytes)"
+    )]
     TooLarge { bytes: usize, limit: usize },
     #[error("the page has more than {limit} elements (raise the limit with --max-elements)")]
     TooManyElements { limit: usize },
-    #[error("the page nests elements deeper than {limit} levels (raise the limit with --max-depth)")]
+    #[error(
+        "the page nests elements deeper than {limit} levels (raise the limit with --max-depth)"
+    )]
     TooDeep { limit: u32 },
     #[error("the page is empty (0 bytes)")]
     Empty,

@@ -18,7 +18,8 @@ pub struct SerializeOptions<'a> {
 
 /// Serializes the DOM as an HTML document (`<!DOCTYPE html>` first: standards mode).
 pub fn serialize(dom: &Dom, options: &SerializeOptions) -> String {
-    let mut html = String::with_capacity(dom.elements.first().map_or(0, |e| e.html_bytes as usize) + 64);
+    let mut html =
+        String::with_capacity(dom.elements.first().map_or(0, |e| e.html_bytes as usize) + 64);
     html.push_str("<!DOCTYPE html>");
     if dom.is_empty() {
         return html;

@@ -6,8 +6,8 @@
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 
-use html5ever::interface::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::interface::ElemName;
+use html5ever::interface::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::StrTendril;
 use html5ever::{Attribute, LocalName, Namespace, QualName};
 
@@ -218,8 +218,7 @@ impl TreeSink for ArenaSink<'_> {
             name,
             attrs,
             template_contents,
-            mathml_annotation_xml_integration_point: flags
-                .mathml_annotation_xml_integration_point,
+            mathml_annotation_xml_integration_point: flags.mathml_annotation_xml_integration_point,
         })
     }
 

@@ -20,7 +20,11 @@ fn elements_are_numbered_in_document_order_with_parents_and_depths() {
 fn a_subtree_is_a_contiguous_id_range() {
     let page = parse("<body><div><p>a<b>b</b></p><p>c</p></div><span>d</span></body>");
     let div = page.dom.first_with_tag("div").expect("div");
-    let tags: Vec<&str> = page.dom.subtree(div).map(|id| page.dom.element(id).tag.as_str()).collect();
+    let tags: Vec<&str> = page
+        .dom
+        .subtree(div)
+        .map(|id| page.dom.element(id).tag.as_str())
+        .collect();
     assert_eq!(tags, ["div", "p", "b", "p"]);
     assert_eq!(page.dom.text(div), "ab c");
 }
@@ -30,8 +34,16 @@ fn links_resolve_against_the_base_href_before_the_page_url() {
     let page = parse(
         "<head><base href='/other/'></head><body><a href='x.html'>x</a><a href='https://a.test/'>a</a></body>",
     );
-    let links: Vec<&str> = page.dom.elements.iter().filter_map(|e| e.link.as_deref()).collect();
-    assert_eq!(links, ["https://example.org/other/x.html", "https://a.test/"]);
+    let links: Vec<&str> = page
+        .dom
+        .elements
+        .iter()
+        .filter_map(|e| e.link.as_deref())
+        .collect();
+    assert_eq!(
+        links,
+        ["https://example.org/other/x.html", "https://a.test/"]
+    );
 }
 
 #[test]
@@ -68,19 +80,28 @@ fn html_bytes_of_a_parent_include_its_children() {
     let div = page.dom.first_with_tag("div").expect("div");
     let p = page.dom.first_with_tag("p").expect("p");
     assert_eq!(page.dom.element(p).html_bytes, "<p>hello</p>".len() as u64);
-    assert_eq!(page.dom.element(div).html_bytes, "<div class=\"x\"><p>hello</p></div>".len() as u64);
+    assert_eq!(
+        page.dom.element(div).html_bytes,
+        "<div class=\"x\"><p>hello</p></div>".len() as u64
+    );
 }
 
 #[test]
 fn xpaths_count_same_tag_siblings() {
     let page = parse("<body><p>a</p><div></div><p>b</p></body>");
-    let last_p = page.dom.ids().rev().find(|&id| page.dom.element(id).tag == "p").expect("p");
+    let last_p = page
+        .dom
+        .ids()
+        .rev()
+        .find(|&id| page.dom.element(id).tag == "p")
+        .expect("p");
     assert_eq!(page.dom.xpath(last_p), "/html[1]/body[1]/p[2]");
 }
 
 #[test]
 fn serializing_with_node_ids_tags_every_element_and_reparses_to_the_same_tree() {
-    let page = parse("<body><div a='\"q\"'>x &amp; y<br><script>if (a < b) {}</script></div></body>");
+    let page =
+        parse("<body><div a='\"q\"'>x &amp; y<br><script>if (a < b) {}</script></div></body>");
     let html = serialize(
         &page.dom,
         &SerializeOptions {
@@ -90,11 +111,16 @@ fn serializing_with_node_ids_tags_every_element_and_reparses_to_the_same_tree() 
     );
     assert!(html.contains("<base href=\"file:///saved/\">"));
     assert!(html.contains("if (a < b) {}"));
-    let again = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).expect("reparses");
+    let again =
+        Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).expect("reparses");
     // The injected <base> is the one extra element.
     assert_eq!(again.dom.len(), page.dom.len() + 1);
     for element in again.dom.elements.iter().filter(|e| e.tag != "base") {
-        let id: u32 = element.attribute("data-pl").expect("tagged").parse().expect("number");
+        let id: u32 = element
+            .attribute("data-pl")
+            .expect("tagged")
+            .parse()
+            .expect("number");
         assert_eq!(page.dom.element(NodeId(id)).tag, element.tag);
     }
     assert_eq!(again.dom.text(NodeId(0)), page.dom.text(NodeId(0)));
@@ -114,7 +140,10 @@ fn nesting_beyond_the_limit_is_a_clear_error_not_a_hang() {
     let html = "<div>".repeat(100_000);
     let started = std::time::Instant::now();
     let error = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).unwrap_err();
-    assert!(matches!(error, PageError::TooDeep { limit: 5_000 }), "{error}");
+    assert!(
+        matches!(error, PageError::TooDeep { limit: 5_000 }),
+        "{error}"
+    );
     assert!(started.elapsed().as_secs() < 5);
 }
 
@@ -126,7 +155,13 @@ fn too_many_bytes_empty_and_binary_inputs_are_rejected_with_the_cause() {
     };
     let too_large = Page::parse(b"<p>0123456789</p>", None, None, &limits).unwrap_err();
     assert!(too_large.to_string().contains("over the limit of 10 bytes"));
-    assert!(matches!(Page::parse(b"", None, None, &ParseLimits::default()), Err(PageError::Empty)));
+    assert!(matches!(
+        Page::parse(b"", None, None, &ParseLimits::default()),
+        Err(PageError::Empty)
+    ));
     let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
-    assert!(matches!(Page::parse(png, None, None, &ParseLimits::default()), Err(PageError::Binary(_))));
+    assert!(matches!(
+        Page::parse(png, None, None, &ParseLimits::default()),
+        Err(PageError::Binary(_))
+    ));
 }

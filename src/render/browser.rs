@@ -28,7 +28,10 @@ pub fn find_chromium(explicit: Option<&Path>) -> Result<PathBuf, RenderError> {
         return if path.is_file() {
             Ok(path.to_path_buf())
         } else {
-            Err(RenderError::NoChromium(format!("{} does not exist", path.display())))
+            Err(RenderError::NoChromium(format!(
+                "{} does not exist",
+                path.display()
+            )))
         };
     }
     if let Some(path) = std::env::var_os("PAGELEVEL_CHROMIUM") {
@@ -105,7 +108,8 @@ impl BrowserSession {
             args: args.iter().map(OsString::as_os_str).collect(),
             ..LaunchOptions::default()
         };
-        let browser = Browser::new(options).map_err(|error| RenderError::Launch(format!("{error:#}")))?;
+        let browser =
+            Browser::new(options).map_err(|error| RenderError::Launch(format!("{error:#}")))?;
         let tab = browser
             .new_tab()
             .map_err(|error| RenderError::Launch(format!("{error:#}")))?;
@@ -185,27 +189,37 @@ impl BrowserSession {
                 if exception.text.contains("context") {
                     continue;
                 }
-                return Err(RenderError::Browser(format!("the box walk failed: {}", exception.text)));
+                return Err(RenderError::Browser(format!(
+                    "the box walk failed: {}",
+                    exception.text
+                )));
             }
             let value = evaluated.result.value.unwrap_or_default();
-            let result: WalkResult = serde_json::from_value(value)
-                .map_err(|error| RenderError::Browser(format!("unexpected walk result: {error}")))?;
+            let result: WalkResult = serde_json::from_value(value).map_err(|error| {
+                RenderError::Browser(format!("unexpected walk result: {error}"))
+            })?;
             if !result.ready {
                 std::thread::sleep(Duration::from_millis(10));
                 continue;
             }
             return Ok(layout_from_walk(result, element_count, viewport));
         }
-        Err(RenderError::Browser("the page never committed its navigation".into()))
+        Err(RenderError::Browser(
+            "the page never committed its navigation".into(),
+        ))
     }
 }
 
 fn layout_from_walk(result: WalkResult, element_count: usize, viewport: Viewport) -> Layout {
     let mut boxes = vec![None; element_count];
     for quintuple in result.boxes.chunks_exact(5) {
-        let (Some(id), Some(x), Some(y), Some(width), Some(height)) =
-            (quintuple[0], quintuple[1], quintuple[2], quintuple[3], quintuple[4])
-        else {
+        let (Some(id), Some(x), Some(y), Some(width), Some(height)) = (
+            quintuple[0],
+            quintuple[1],
+            quintuple[2],
+            quintuple[3],
+            quintuple[4],
+        ) else {
             continue;
         };
         if let Some(slot) = boxes.get_mut(id as usize) {

@@ -239,7 +239,10 @@ fn content_type(file: &Path) -> &'static str {
         .map(str::to_ascii_lowercase)
         .unwrap_or_default();
     // wget names like `style.css?v=2` have the real extension before the query.
-    let name = file.file_name().and_then(|name| name.to_str()).unwrap_or("");
+    let name = file
+        .file_name()
+        .and_then(|name| name.to_str())
+        .unwrap_or("");
     let before_query = name.split('?').next().unwrap_or(name);
     let extension = match Path::new(before_query).extension().and_then(|e| e.to_str()) {
         Some(real) => real.to_ascii_lowercase(),
@@ -274,7 +277,10 @@ mod tests {
 
     #[test]
     fn percent_escapes_decode_to_the_saved_file_name() {
-        assert_eq!(percent_decode("/a%20b/style.css%3Fv=1"), "/a b/style.css?v=1");
+        assert_eq!(
+            percent_decode("/a%20b/style.css%3Fv=1"),
+            "/a b/style.css?v=1"
+        );
         assert_eq!(percent_decode("100%"), "100%");
     }
 

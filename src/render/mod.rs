@@ -160,7 +160,12 @@ impl Renderer {
             &self.options.limits,
         )?;
         let key = self.cache_key(source);
-        if let Some(layout) = self.options.cache.as_ref().and_then(|cache| cache.load(&key)) {
+        if let Some(layout) = self
+            .options
+            .cache
+            .as_ref()
+            .and_then(|cache| cache.load(&key))
+        {
             if layout.boxes.len() == page.dom.len() {
                 return Ok(RenderedPage {
                     page,
@@ -192,7 +197,10 @@ impl Renderer {
             .as_ref()
             .map(|root| root.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let viewport = format!("{}x{}", self.options.viewport.width, self.options.viewport.height);
+        let viewport = format!(
+            "{}x{}",
+            self.options.viewport.width, self.options.viewport.height
+        );
         cache_key(&[
             &source.bytes,
             url.as_bytes(),
