@@ -1,0 +1,96 @@
+//! `pagelevel render` as a user runs it: real pages in, snapshots out, bad input reported.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn example_page() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/example/gnu.org/index.html")
+}
+
+fn pagelevel(cache: &Path) -> Command {
+    let mut command = Command::cargo_bin("pagelevel").expect("binary");
+    command.env("PAGELEVEL_CACHE", cache);
+    command
+}
+
+#[test]
+fn render_writes_a_snapshot_with_every_element_in_document_order() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let output = pagelevel(cache.path())
+        .args(["render"])
+        .arg(example_page())
+        .output()
+        .expect("runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let snapshot: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let nodes = snapshot["nodes"].as_array().expect("nodes array");
+    assert!(nodes.len() > 100);
+    assert_eq!(nodes[0]["tag"], "html");
+    assert!(nodes[0]["parent"].is_null());
+    for (index, node) in nodes.iter().enumerate() {
+        assert_eq!(node["id"], index, "ids are document order");
+        assert!(node["box"].is_null() || node["box"].as_array().is_some_and(|b| b.len() == 4));
+        if index > 0 {
+            assert!(node["parent"].as_u64().is_some_and(|parent| (parent as usize) < index));
+        }
+    }
+    let body = nodes.iter().find(|node| node["tag"] == "body").expect("body");
+    // The page's own layout.css sets the body's width; unstyled it would be 1264 px wide.
+    assert_eq!(body["box"][2], 1280.0);
+    assert_eq!(snapshot["viewport"]["width"], 1280);
+}
+
+#[test]
+fn a_batch_reports_the_bad_page_and_renders_the_rest_with_exit_code_1() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let pages = tempfile::tempdir().expect("temp dir");
+    std::fs::copy(example_page(), pages.path().join("good.html")).expect("copy");
+    std::fs::write(pages.path().join("binary.html"), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").expect("write");
+    std::fs::write(pages.path().join("empty.html"), b"").expect("write");
+    let out = tempfile::tempdir().expect("temp dir");
+    pagelevel(cache.path())
+        .args(["render", "--timings", "--out-dir"])
+        .arg(out.path())
+        .arg(pages.path())
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("binary.html").and(predicate::str::contains("binary, not HTML")))
+        .stderr(predicate::str::contains("empty.html").and(predicate::str::contains("empty")))
+        .stderr(predicate::str::contains("rendered 1 of 3 pages"));
+    assert!(out.path().join("good.json").is_file());
+}
+
+#[test]
+fn a_missing_file_is_an_error_naming_it_with_exit_code_2() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    pagelevel(cache.path())
+        .args(["render", "no/such/page.html"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no/such/page.html"));
+}
+
+#[test]
+fn a_page_over_the_size_limit_is_refused_with_the_limit_named() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let out = tempfile::tempdir().expect("temp dir");
+    pagelevel(cache.path())
+        .args(["render", "--max-bytes", "1000", "-o"])
+        .arg(out.path().join("x.json"))
+        .arg(example_page())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("over the limit of 1000 bytes"));
+}
+
+#[test]
+fn help_explains_the_subcommands() {
+    Command::cargo_bin("pagelevel")
+        .expect("binary")
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("render").and(predicate::str::contains("template")));
+}
