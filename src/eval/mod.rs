@@ -1,6 +1,58 @@
 //! Evaluation against human-labelled pages: dataset loaders (one per format), gold-to-page
 //! word alignment, and the metrics of Section 6.1 of the paper (template precision/recall/F1,
 //! adjusted Rand index of segmentations).
+//!
+//! The flow an evaluation follows: [`load_dataset`] lists a set's pages with their [`Gold`];
+//! for each page, the detector's words and [`page_truth`] give every word a gold
+//! [`WordTruth`] (by aligning gold text to the page, see [`align`]); [`Counts`] tally
+//! detected-vs-gold template words per page, summed for the micro average and averaged per
+//! page for the macro average; [`adjusted_rand_index`] compares segmentations.
 
 pub mod align;
+pub mod annotated;
+pub mod datasets;
 pub mod metrics;
+pub mod truth;
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+pub use align::{align_gold_words, align_words, word_tokens};
+pub use datasets::{
+    BlockAnnotation, Dataset, DatasetFormat, DatasetSpec, Gold, LabelledBlock, LabelledPage,
+    MainText, load_dataset,
+};
+pub use metrics::{Counts, MacroAverage, Scores, adjusted_rand_index};
+pub use truth::{L3sMapping, PageTruth, WordTruth, page_truth};
+
+/// Why a dataset could not be loaded.
+#[derive(Debug, Error)]
+pub enum EvalError {
+    #[error(
+        "unknown dataset format `{name}`; use one of: l3s-gn1, cleaneval, cleanportaleval, dragnet, big9, kreuzer, native"
+    )]
+    UnknownFormat { name: String },
+    #[error("dataset `{spec}` is not FORMAT:PATH (for example `big9:datasets/labeled/big9`)")]
+    MalformedSpec { spec: String },
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{} is not a {format} dataset: expected {expected}", path.display())]
+    NotADataset {
+        format: DatasetFormat,
+        path: PathBuf,
+        expected: &'static str,
+    },
+    #[error("{format} dataset at {} has no pages", path.display())]
+    NoPages {
+        format: DatasetFormat,
+        path: PathBuf,
+    },
+    #[error("page {} has no gold file {}", page.display(), gold.display())]
+    MissingGold { page: PathBuf, gold: PathBuf },
+    #[error("{}: {reason}", path.display())]
+    Malformed { path: PathBuf, reason: String },
+}

@@ -1,0 +1,264 @@
+//! Gold labels on the detector's words: whatever form a dataset's labels take, each page word
+//! ends up [`WordTruth::Template`], [`WordTruth::NotTemplate`] or [`WordTruth::Unscored`].
+//!
+//! The gold is turned into a word sequence with a truth per word, aligned to the page's words
+//! ([`align_words`]), and each matched page word takes its gold word's truth. Unmatched page
+//! words are template for gold main text (the gold lists all content, so what is not in it is
+//! boilerplate), and unscored for labelled text (L3S, Kreuzer, marked pages: the gold holds all
+//! the page's text, so a page word missing from it is a difference in text extraction, not a
+//! label).
+//!
+//! Label mapping (the dataset README's summary):
+//! - main text (CleanEval, CleanPortalEval, Dragnet, Big9, native text): content and comments
+//!   are not template;
+//! - L3S-GN1 [`L3sMapping::Standard`]: unselected text, `NotContent` and `RelatedContent` are
+//!   template; headline, full text, supplemental and comments (page-specific) are not.
+//!   [`L3sMapping::Strict`]: only `NotContent` (class 0) is template, every other class is not,
+//!   and unselected text is unscored — what the assessors explicitly called boilerplate;
+//! - Kreuzer: the innermost block of a template or content type decides
+//!   ([`kreuzer::is_template`]); text in no such block is unscored;
+//! - native marked pages: the innermost `data-pagelevel` mark decides; unmarked text is content.
+
+use super::EvalError;
+use super::align::{align_words, word_tokens};
+use super::annotated::{ElementMark, attribute, marked_text};
+use super::datasets::native::MARK_ATTRIBUTE;
+use super::datasets::{Gold, L3sClass, kreuzer, read_annotated_html};
+
+/// The gold label of one page word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WordTruth {
+    Template,
+    NotTemplate,
+    /// The gold says nothing about this word; leave it out of the counts.
+    Unscored,
+}
+
+impl WordTruth {
+    /// `Some(is template)` for scored words, for [`crate::eval::Counts::tally`].
+    pub fn is_template(self) -> Option<bool> {
+        match self {
+            WordTruth::Template => Some(true),
+            WordTruth::NotTemplate => Some(false),
+            WordTruth::Unscored => None,
+        }
+    }
+}
+
+/// How L3S-GN1 classes map to template (see the module doc).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum L3sMapping {
+    #[default]
+    Standard,
+    Strict,
+}
+
+impl L3sMapping {
+    pub fn truth(self, class: Option<L3sClass>) -> WordTruth {
+        match (self, class) {
+            (L3sMapping::Standard, None) => WordTruth::Template,
+            (L3sMapping::Strict, None) => WordTruth::Unscored,
+            (_, Some(L3sClass::NotContent)) => WordTruth::Template,
+            (L3sMapping::Standard, Some(L3sClass::RelatedContent)) => WordTruth::Template,
+            (_, Some(_)) => WordTruth::NotTemplate,
+        }
+    }
+}
+
+/// The blocks around a page word, for segmentation metrics (Kreuzer pages).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GoldBlocks {
+    /// The outermost level-1 block: the flat segmentation the README recommends.
+    pub top: Option<u32>,
+    /// The innermost block: the finer segmentation.
+    pub innermost: Option<u32>,
+}
+
+/// Gold labels of one page's words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageTruth {
+    /// One per page word.
+    pub truth: Vec<WordTruth>,
+    /// For block-labelled gold, one per page word: the blocks around it, or `None` when the word
+    /// did not align to the gold. `None` as a whole for gold without blocks.
+    pub blocks: Option<Vec<Option<GoldBlocks>>>,
+}
+
+struct GoldWord {
+    word: String,
+    truth: WordTruth,
+    blocks: Option<GoldBlocks>,
+}
+
+/// The gold labels of `page_words` (as [`word_tokens`] makes them). Reads the annotated file
+/// for [`Gold::Blocks`] and [`Gold::MarkedElements`].
+pub fn page_truth(
+    page_words: &[&str],
+    gold: &Gold,
+    l3s: L3sMapping,
+) -> Result<PageTruth, EvalError> {
+    let (gold_words, unmatched) = match gold {
+        Gold::MainText(main) => {
+            let text = [Some(main.content.as_str()), main.comments.as_deref()];
+            let words = text
+                .into_iter()
+                .flatten()
+                .flat_map(word_tokens)
+                .map(|word| GoldWord {
+                    word,
+                    truth: WordTruth::NotTemplate,
+                    blocks: None,
+                });
+            (words.collect(), WordTruth::Template)
+        }
+        Gold::TextBlocks(blocks) => {
+            let words = blocks.iter().flat_map(|block| {
+                let truth = l3s.truth(block.class);
+                word_tokens(&block.text)
+                    .into_iter()
+                    .map(move |word| GoldWord {
+                        word,
+                        truth,
+                        blocks: None,
+                    })
+            });
+            (words.collect(), WordTruth::Unscored)
+        }
+        Gold::Blocks(annotation) => (
+            block_gold_words(&annotation.read_blocks()?),
+            WordTruth::Unscored,
+        ),
+        Gold::MarkedElements { annotated_path } => (
+            marked_gold_words(&read_annotated_html(annotated_path)?),
+            WordTruth::Unscored,
+        ),
+    };
+    let gold_refs: Vec<&str> = gold_words.iter().map(|gold| gold.word.as_str()).collect();
+    let matches = align_words(page_words, &gold_refs);
+    let truth = matches
+        .iter()
+        .map(|matched| matched.map_or(unmatched, |index| gold_words[index].truth))
+        .collect();
+    let blocks = matches!(gold, Gold::Blocks(_)).then(|| {
+        matches
+            .iter()
+            .map(|matched| matched.and_then(|index| gold_words[index].blocks))
+            .collect()
+    });
+    Ok(PageTruth { truth, blocks })
+}
+
+fn block_gold_words(texts: &[kreuzer::BlockText]) -> Vec<GoldWord> {
+    texts
+        .iter()
+        .flat_map(|text| {
+            let truth = match kreuzer::is_template(&text.blocks) {
+                Some(true) => WordTruth::Template,
+                Some(false) => WordTruth::NotTemplate,
+                None => WordTruth::Unscored,
+            };
+            let blocks = GoldBlocks {
+                top: text
+                    .blocks
+                    .iter()
+                    .find(|block| block.level == 1)
+                    .map(|block| block.id),
+                innermost: text.blocks.last().map(|block| block.id),
+            };
+            word_tokens(&text.text)
+                .into_iter()
+                .map(move |word| GoldWord {
+                    word,
+                    truth,
+                    blocks: Some(blocks),
+                })
+        })
+        .collect()
+}
+
+fn marked_gold_words(html: &str) -> Vec<GoldWord> {
+    let runs = marked_text(html, |tag| match attribute(tag, MARK_ATTRIBUTE) {
+        Some(value) if value.trim().eq_ignore_ascii_case("template") => {
+            ElementMark::Mark(WordTruth::Template)
+        }
+        Some(value) if value.trim().eq_ignore_ascii_case("content") => {
+            ElementMark::Mark(WordTruth::NotTemplate)
+        }
+        _ => ElementMark::Plain,
+    });
+    runs.into_iter()
+        .flat_map(|run| {
+            let truth = run.marks.last().copied().unwrap_or(WordTruth::NotTemplate);
+            word_tokens(&run.text)
+                .into_iter()
+                .map(move |word| GoldWord {
+                    word,
+                    truth,
+                    blocks: None,
+                })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{LabelledBlock, MainText};
+
+    fn words(text: &str) -> Vec<String> {
+        word_tokens(text)
+    }
+
+    fn truth_of(page: &str, gold: &Gold, l3s: L3sMapping) -> Vec<WordTruth> {
+        let page = words(page);
+        let page: Vec<&str> = page.iter().map(String::as_str).collect();
+        page_truth(&page, gold, l3s).unwrap().truth
+    }
+
+    use WordTruth::{NotTemplate as C, Template as T, Unscored as U};
+
+    #[test]
+    fn words_missing_from_gold_main_text_are_template_and_comments_are_content() {
+        let gold = Gold::MainText(MainText {
+            content: "Rates rise".into(),
+            comments: Some("Great post".into()),
+        });
+        let truth = truth_of(
+            "Home | Rates rise. Comments: Great post. About us",
+            &gold,
+            L3sMapping::Standard,
+        );
+        assert_eq!(truth, [T, C, C, T, C, C, T, T]);
+    }
+
+    #[test]
+    fn l3s_strict_mapping_only_trusts_explicit_not_content() {
+        let gold = Gold::TextBlocks(vec![
+            LabelledBlock {
+                text: "Menu".into(),
+                class: None,
+            },
+            LabelledBlock {
+                text: "Share".into(),
+                class: Some(L3sClass::NotContent),
+            },
+            LabelledBlock {
+                text: "Story".into(),
+                class: Some(L3sClass::FullText),
+            },
+            LabelledBlock {
+                text: "More news".into(),
+                class: Some(L3sClass::RelatedContent),
+            },
+        ]);
+        let page = "Menu Share Story More news Extra";
+        assert_eq!(
+            truth_of(page, &gold, L3sMapping::Standard),
+            [T, T, C, T, T, U]
+        );
+        assert_eq!(
+            truth_of(page, &gold, L3sMapping::Strict),
+            [U, T, C, C, C, U]
+        );
+    }
+}
