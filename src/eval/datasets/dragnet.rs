@@ -4,7 +4,9 @@
 //! The gold is the article as a person copied it from the page; when the page has user
 //! comments, they follow a marker line matching `^!@#\$%\^&\*\(\)\s+COMMENTS\s*$` (the
 //! dataset README: usually two spaces before `COMMENTS`, sometimes one, sometimes trailing
-//! whitespace). Text after the marker becomes [`MainText::comments`].
+//! whitespace). One gold file in the shared subset (`271`) writes the marker `!@#$%^&**()`, so
+//! the matcher accepts any run of the marker's punctuation that starts with `!@#$%^&`. Text
+//! after the marker becomes [`MainText::comments`].
 
 use std::path::Path;
 
@@ -13,9 +15,6 @@ use super::{
     require_folder,
 };
 use crate::eval::EvalError;
-
-/// The literal start of the comments marker line.
-const COMMENTS_MARKER_PREFIX: &str = "!@#$%^&*()";
 
 pub fn load(root: &Path) -> Result<Vec<LabelledPage>, EvalError> {
     require_folder(
@@ -50,17 +49,19 @@ pub fn load(root: &Path) -> Result<Vec<LabelledPage>, EvalError> {
     Ok(pages)
 }
 
-/// Whether `line` is the comments marker: the prefix, at least one whitespace character, then
-/// `COMMENTS` and only whitespace.
+/// How every variant of the marker line starts.
+const COMMENTS_MARKER_START: &str = "!@#$%^&";
+
+/// Whether `line` is the comments marker: a run of the characters of `!@#$%^&*()` starting with
+/// [`COMMENTS_MARKER_START`], at least one whitespace character, then `COMMENTS` and only
+/// whitespace.
 fn is_comments_marker(line: &str) -> bool {
-    let Some(rest) = line.strip_prefix(COMMENTS_MARKER_PREFIX) else {
+    let Some((symbols, rest)) = line.split_once(char::is_whitespace) else {
         return false;
     };
-    rest.starts_with(char::is_whitespace)
-        && rest
-            .trim_start()
-            .strip_prefix("COMMENTS")
-            .is_some_and(|tail| tail.trim().is_empty())
+    symbols.starts_with(COMMENTS_MARKER_START)
+        && symbols.chars().all(|c| "!@#$%^&*()".contains(c))
+        && rest.trim() == "COMMENTS"
 }
 
 /// The article and, if the gold has a comments marker, the comments after it.
@@ -90,6 +91,7 @@ mod tests {
             "!@#$%^&*()  COMMENTS",
             "!@#$%^&*() COMMENTS",
             "!@#$%^&*()  COMMENTS \t",
+            "!@#$%^&**()  COMMENTS",
         ] {
             let gold = format!("Title\nBody.\n{marker}\nFirst!\nSecond.");
             let (article, comments) = split_comments(&gold);
