@@ -7,5 +7,6 @@
 
 pub mod eval;
 pub mod page;
+pub mod features;
 pub mod render;
 pub mod smooth;

@@ -1,0 +1,140 @@
+use super::*;
+use crate::page::{Page, ParseLimits};
+use crate::render::{Layout, LayoutBox, VIEWPORT};
+
+/// A page laid out by hand: every element with a box of the given size stacked top-down.
+fn rendered(html: &str, boxes: &[(&str, [f64; 4])]) -> RenderedPage {
+    let url = url::Url::parse("https://news.example.com/story.html").ok();
+    let page = Page::parse(html.as_bytes(), url, None, &ParseLimits::default()).expect("parses");
+    let mut layout_boxes = vec![None; page.dom.len()];
+    for (index, element) in page.dom.elements.iter().enumerate() {
+        let key = element.attribute("id").unwrap_or(element.tag.as_str());
+        if let Some((_, [x, y, w, h])) = boxes.iter().find(|(name, _)| *name == key) {
+            layout_boxes[index] = Some(LayoutBox {
+                x: *x,
+                y: *y,
+                width: *w,
+                height: *h,
+            });
+        }
+    }
+    RenderedPage {
+        page,
+        layout: Layout {
+            boxes: layout_boxes,
+            page_width: 1000.0,
+            page_height: 2000.0,
+            viewport: VIEWPORT,
+        },
+        render_ms: 0.0,
+        from_cache: false,
+    }
+}
+
+fn value(features: &PageFeatures, rendered: &RenderedPage, id: &str, feature: Feature) -> f64 {
+    let dom = &rendered.page.dom;
+    let node = dom
+        .ids()
+        .find(|&n| dom.element(n).attribute("id") == Some(id))
+        .expect("element");
+    features.rows[node.index()][feature as usize]
+}
+
+const PAGE: &str = r#"<html><head><title>Storm floods the valley</title></head><body>
+<ul id="menu" class="mainNav"><li><a href="/">Home</a></li><li><a href="/world">World</a></li><li><a href="https://other.org/">Partner</a></li></ul>
+<div id="story"><p id="para">The storm floods the valley. Residents left their homes on Sunday.</p></div>
+<p id="tiny">x</p>
+</body></html>"#;
+
+fn page() -> RenderedPage {
+    rendered(
+        PAGE,
+        &[
+            ("html", [0.0, 0.0, 1000.0, 2000.0]),
+            ("body", [0.0, 0.0, 1000.0, 2000.0]),
+            ("menu", [0.0, 0.0, 200.0, 600.0]),
+            ("li", [0.0, 0.0, 200.0, 20.0]),
+            ("a", [0.0, 0.0, 100.0, 20.0]),
+            ("story", [250.0, 100.0, 500.0, 800.0]),
+            ("para", [250.0, 100.0, 500.0, 100.0]),
+            ("tiny", [250.0, 950.0, 10.0, 10.0]),
+        ],
+    )
+}
+
+#[test]
+fn feature_names_are_unique_and_match_the_row_length() {
+    let unique: HashSet<&str> = FEATURE_NAMES.iter().copied().collect();
+    assert_eq!(unique.len(), FEATURE_COUNT);
+}
+
+#[test]
+fn a_link_list_has_links_per_word_and_all_its_text_in_anchors() {
+    let page = page();
+    let features = extract(&page, DEFAULT_HIDDEN_AREA);
+    assert_eq!(
+        value(&features, &page, "menu", Feature::AnchorTextFraction),
+        1.0
+    );
+    assert!((value(&features, &page, "menu", Feature::LinksPerWord) - 3.0 / 4.0).abs() < 1e-9);
+    // "/" and "/world" stay on news.example.com; the partner link leaves the site.
+    assert!(
+        (value(&features, &page, "menu", Feature::IntraSiteLinkFraction) - 2.0 / 3.0).abs() < 1e-9
+    );
+    assert_eq!(
+        value(&features, &page, "menu", Feature::RoleNavigation),
+        1.0
+    );
+    assert_eq!(value(&features, &page, "menu", Feature::TagList), 1.0);
+}
+
+#[test]
+fn article_text_shares_words_with_the_title_and_ends_sentences() {
+    let page = page();
+    let features = extract(&page, DEFAULT_HIDDEN_AREA);
+    assert_eq!(
+        value(&features, &page, "story", Feature::AnchorTextFraction),
+        0.0
+    );
+    assert_eq!(
+        value(&features, &page, "story", Feature::SentenceEndFraction),
+        1.0
+    );
+    // storm, floods, valley of 11 words ("the" is a stop word in the title).
+    assert!((value(&features, &page, "story", Feature::TitleOverlap) - 3.0 / 11.0).abs() < 1e-9);
+    assert_eq!(
+        value(&features, &page, "para", Feature::InheritedNavigation),
+        0.0
+    );
+}
+
+#[test]
+fn layout_features_measure_closeness_to_the_margins() {
+    let page = page();
+    let features = extract(&page, DEFAULT_HIDDEN_AREA);
+    assert_eq!(value(&features, &page, "menu", Feature::LeftMargin), 0.0);
+    assert!((value(&features, &page, "menu", Feature::RightMargin) - 0.8).abs() < 1e-9);
+    assert!((value(&features, &page, "story", Feature::AreaShare) - 0.2).abs() < 1e-9);
+}
+
+#[test]
+fn small_and_unboxed_nodes_are_not_classified() {
+    let page = page();
+    let features = extract(&page, DEFAULT_HIDDEN_AREA);
+    let dom = &page.page.dom;
+    let tiny = dom
+        .ids()
+        .find(|&n| dom.element(n).attribute("id") == Some("tiny"))
+        .expect("tiny");
+    assert!(
+        !features.classified[tiny.index()],
+        "100 px² is under the 2000 px² threshold"
+    );
+    let head = dom.first_with_tag("head").expect("head");
+    assert!(!features.classified[head.index()]);
+    let story = dom
+        .ids()
+        .find(|&n| dom.element(n).attribute("id") == Some("story"))
+        .expect("story");
+    assert!(features.classified[story.index()]);
+}
