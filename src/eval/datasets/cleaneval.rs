@@ -10,8 +10,8 @@
 use std::path::Path;
 
 use super::{
-    DatasetFormat, Gold, LabelledPage, MainText, file_stem, files_with_extension, read_gold_text,
-    require_folder,
+    DatasetFormat, Gold, LabelledPage, MainText, file_name, file_stem, files_with_extension,
+    read_gold_text, require_folder, subfolders,
 };
 use crate::eval::EvalError;
 
@@ -28,27 +28,15 @@ pub fn load_cleaneval(root: &Path) -> Result<Vec<LabelledPage>, EvalError> {
 /// CleanPortalEval: one folder per portal, each laid out like CleanEval; the portal is the
 /// page's site group.
 pub fn load_cleanportaleval(root: &Path) -> Result<Vec<LabelledPage>, EvalError> {
-    require_folder(
+    let portals = subfolders(
         root,
         DatasetFormat::CleanPortalEval,
         "one folder per portal",
+        |folder| folder.join("input").is_dir(),
     )?;
-    let mut portals: Vec<_> = std::fs::read_dir(root)
-        .map_err(|source| EvalError::Read {
-            path: root.to_path_buf(),
-            source,
-        })?
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.join("input").is_dir())
-        .collect();
-    portals.sort();
     let mut pages = Vec::new();
     for portal in portals {
-        let site = portal
-            .file_name()
-            .map(|name| name.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let site = file_name(&portal);
         pages.extend(load_pairs(&portal, Some(&site))?);
     }
     Ok(pages)

@@ -13,8 +13,8 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::{
-    BlockAnnotation, DatasetFormat, Gold, LabelledPage, read_annotated_html, read_gold_text,
-    require_folder,
+    BlockAnnotation, DatasetFormat, Gold, LabelledPage, file_name, read_annotated_html,
+    read_gold_text, subfolders,
 };
 use crate::eval::EvalError;
 use crate::eval::annotated::{ElementMark, attribute, marked_text};
@@ -62,21 +62,12 @@ struct PageMeta {
 }
 
 pub fn load(root: &Path) -> Result<Vec<LabelledPage>, EvalError> {
-    require_folder(
+    let folders = subfolders(
         root,
         DatasetFormat::Kreuzer,
         "one folder per page with index.blocks.html",
+        |folder| folder.join("index.blocks.html").is_file(),
     )?;
-    let mut folders: Vec<_> = std::fs::read_dir(root)
-        .map_err(|source| EvalError::Read {
-            path: root.to_path_buf(),
-            source,
-        })?
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.join("index.blocks.html").is_file())
-        .collect();
-    folders.sort();
     let mut pages = Vec::new();
     for folder in folders {
         let meta_path = folder.join("meta.json");
@@ -89,10 +80,7 @@ pub fn load(root: &Path) -> Result<Vec<LabelledPage>, EvalError> {
             })?;
         let html_path = folder.join("index.blocks.html");
         pages.push(LabelledPage {
-            name: folder
-                .file_name()
-                .map(|name| name.to_string_lossy().into_owned())
-                .unwrap_or_default(),
+            name: file_name(&folder),
             url: meta.url,
             base_href: meta.base_href,
             site_group: None,

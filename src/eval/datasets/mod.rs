@@ -304,6 +304,35 @@ pub(crate) fn file_stem(path: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// The subfolders of `root` for which `holds_a_page` is true, sorted; fails with
+/// [`EvalError::NotADataset`] unless `root` is a folder.
+pub(crate) fn subfolders(
+    root: &Path,
+    format: DatasetFormat,
+    expected: &'static str,
+    holds_a_page: impl Fn(&Path) -> bool,
+) -> Result<Vec<PathBuf>, EvalError> {
+    require_folder(root, format, expected)?;
+    let entries = std::fs::read_dir(root).map_err(|source| EvalError::Read {
+        path: root.to_path_buf(),
+        source,
+    })?;
+    let mut folders: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| holds_a_page(path))
+        .collect();
+    folders.sort();
+    Ok(folders)
+}
+
+/// The last component of `path` (a folder name keeps its dots, unlike [`file_stem`]).
+pub(crate) fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
 /// Fails with [`EvalError::NotADataset`] unless `path` is an existing folder.
 pub(crate) fn require_folder(
     path: &Path,

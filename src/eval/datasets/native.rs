@@ -129,3 +129,46 @@ pub fn load(path: &Path) -> Result<Vec<LabelledPage>, EvalError> {
     }
     Ok(pages)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load_manifest(json: &str) -> Result<Vec<LabelledPage>, EvalError> {
+        let folder = tempfile::tempdir().unwrap();
+        std::fs::write(folder.path().join("page.html"), "<p>Hello</p>").unwrap();
+        std::fs::write(folder.path().join("page.txt"), "Hello").unwrap();
+        std::fs::write(folder.path().join(MANIFEST_FILE_NAME), json).unwrap();
+        load(folder.path())
+    }
+
+    fn error_of(json: &str) -> String {
+        load_manifest(json).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_page_takes_its_name_from_its_html_file_and_its_gold_from_the_text_file() {
+        let pages = load_manifest(
+            r#"{"version":1,"pages":[{"html":"page.html","content_text":"page.txt"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(pages[0].name, "page");
+        assert!(matches!(&pages[0].gold, Gold::MainText(main) if main.content == "Hello"));
+    }
+
+    #[test]
+    fn a_page_needs_exactly_one_form_of_labels() {
+        let both = r#"{"version":1,"pages":[{"html":"page.html","content_text":"page.txt","marked":true}]}"#;
+        assert!(error_of(both).contains("exactly one of"));
+        let neither = r#"{"version":1,"pages":[{"html":"page.html"}]}"#;
+        assert!(error_of(neither).contains("exactly one of"));
+    }
+
+    #[test]
+    fn misspelt_fields_and_future_versions_are_refused_with_the_reason() {
+        let misspelt = r#"{"version":1,"pages":[{"html":"page.html","conten_text":"page.txt"}]}"#;
+        assert!(error_of(misspelt).contains("conten_text"));
+        let future = r#"{"version":2,"pages":[]}"#;
+        assert!(error_of(future).contains("reads version 1"));
+    }
+}
