@@ -8,5 +8,6 @@
 pub mod eval;
 pub mod page;
 pub mod features;
+pub mod model;
 pub mod render;
 pub mod smooth;

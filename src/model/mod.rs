@@ -1,0 +1,240 @@
+//! The page-level classifier: four logistic regression models, one per node-area bucket
+//! (Chakrabarti et al., Section 5.2: feature distributions differ with the level of a node in the
+//! tree, which area approximates). The model file is versioned JSON holding the feature names,
+//! per-bucket standardization and coefficients, the bucket boundaries and what it was trained on;
+//! a file whose version or feature list does not match this build is refused, not guessed at.
+//!
+//! Scoring needs no linfa: it is a standardized dot product and a logistic function per node,
+//! oriented so that the output is always P(template).
+
+pub(crate) mod fit;
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::features::{FEATURE_COUNT, FEATURE_NAMES, FeatureRow, PageFeatures};
+
+pub use fit::{BucketMetrics, FitOptions, LabelledNode, evaluate_model, fit_model};
+
+/// The `format` field of every model file.
+pub const MODEL_FORMAT: &str = "pagelevel-model";
+/// Version of the model file layout; bump it on any change a reader must know about.
+pub const MODEL_FORMAT_VERSION: u32 = 1;
+
+/// The model shipped in `models/default.json`, compiled in so `score` works with no files.
+const BUILTIN_MODEL: &str = include_str!("../../models/default.json");
+
+/// Why a model could not be loaded.
+#[derive(Debug, Error)]
+pub enum ModelError {
+    #[error("cannot read model {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("model {path} is not a valid pagelevel model file: {cause}")]
+    Corrupt { path: String, cause: String },
+    #[error(
+        "model {path} has format version {found}; this pagelevel reads version {MODEL_FORMAT_VERSION} (retrain it, or use a matching pagelevel)"
+    )]
+    Version { path: String, found: u32 },
+    #[error("model {path} was trained on other features ({cause}); retrain it with this pagelevel")]
+    Features { path: String, cause: String },
+    #[error("cannot write model {path}: {source}")]
+    Write {
+        path: String,
+        source: std::io::Error,
+    },
+}
+
+/// Mean and scale of each feature, for standardizing rows before the dot product.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Standardization {
+    pub mean: Vec<f64>,
+    pub scale: Vec<f64>,
+}
+
+/// What a bucket's model was trained on.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+pub struct BucketTraining {
+    pub nodes: usize,
+    pub template_share: f64,
+}
+
+/// The logistic model for nodes whose area is in `[min_area, max_area)`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct AreaBucket {
+    pub min_area: f64,
+    /// Upper bound (exclusive); `null` in JSON for the last, unbounded bucket.
+    pub max_area: Option<f64>,
+    pub standardization: Standardization,
+    /// Coefficients on standardized features, oriented towards P(template).
+    pub coefficients: Vec<f64>,
+    pub intercept: f64,
+    pub training: BucketTraining,
+}
+
+impl AreaBucket {
+    /// P(template) of one feature row.
+    pub fn probability(&self, row: &FeatureRow) -> f64 {
+        let mut z = self.intercept;
+        for (index, value) in row.iter().enumerate() {
+            z += self.coefficients[index] * (value - self.standardization.mean[index])
+                / self.standardization.scale[index];
+        }
+        1.0 / (1.0 + (-z).exp())
+    }
+}
+
+/// Where the training labels came from and how much data there was.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+pub struct TrainingSummary {
+    pub labeler: String,
+    pub theta: f64,
+    pub sites: Vec<String>,
+    pub pages: usize,
+    pub nodes: usize,
+    pub template_share: f64,
+    pub seed: u64,
+}
+
+/// A trained page-level template classifier.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct TemplateModel {
+    pub format: String,
+    pub format_version: u32,
+    pub feature_names: Vec<String>,
+    /// Nodes below this area (px²) are hidden: not classified.
+    pub hidden_area: f64,
+    pub buckets: Vec<AreaBucket>,
+    pub training: TrainingSummary,
+}
+
+impl TemplateModel {
+    /// The model shipped with pagelevel.
+    pub fn builtin() -> Result<TemplateModel, ModelError> {
+        TemplateModel::from_json(BUILTIN_MODEL, "<built-in model>")
+    }
+
+    /// Reads a model file.
+    pub fn load(path: &Path) -> Result<TemplateModel, ModelError> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| ModelError::Read {
+            path: name.clone(),
+            source,
+        })?;
+        TemplateModel::from_json(&text, &name)
+    }
+
+    /// Parses and checks a model: format, version, feature names, bucket shapes.
+    pub fn from_json(text: &str, name: &str) -> Result<TemplateModel, ModelError> {
+        let corrupt = |cause: String| ModelError::Corrupt {
+            path: name.to_string(),
+            cause,
+        };
+        let header: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| corrupt(e.to_string()))?;
+        if header.get("format").and_then(|f| f.as_str()) != Some(MODEL_FORMAT) {
+            return Err(corrupt(format!(
+                "the \"format\" field is not \"{MODEL_FORMAT}\""
+            )));
+        }
+        let version = header
+            .get("format_version")
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0) as u32;
+        if version != MODEL_FORMAT_VERSION {
+            return Err(ModelError::Version {
+                path: name.to_string(),
+                found: version,
+            });
+        }
+        let model: TemplateModel =
+            serde_json::from_value(header).map_err(|e| corrupt(e.to_string()))?;
+        if model.feature_names != FEATURE_NAMES {
+            let cause = match model
+                .feature_names
+                .iter()
+                .zip(FEATURE_NAMES)
+                .position(|(found, expected)| found != expected)
+            {
+                Some(index) => format!(
+                    "feature {index} is \"{}\", expected \"{}\"",
+                    model.feature_names[index], FEATURE_NAMES[index]
+                ),
+                None => format!(
+                    "{} features, expected {FEATURE_COUNT}",
+                    model.feature_names.len()
+                ),
+            };
+            return Err(ModelError::Features {
+                path: name.to_string(),
+                cause,
+            });
+        }
+        if model.buckets.is_empty() {
+            return Err(corrupt("it has no area buckets".into()));
+        }
+        for bucket in &model.buckets {
+            let shapes_match = bucket.coefficients.len() == FEATURE_COUNT
+                && bucket.standardization.mean.len() == FEATURE_COUNT
+                && bucket.standardization.scale.len() == FEATURE_COUNT;
+            let finite = bucket
+                .coefficients
+                .iter()
+                .chain(&bucket.standardization.mean)
+                .all(|v| v.is_finite())
+                && bucket
+                    .standardization
+                    .scale
+                    .iter()
+                    .all(|s| s.is_finite() && *s > 0.0)
+                && bucket.intercept.is_finite();
+            if !shapes_match || !finite {
+                return Err(corrupt(format!(
+                    "the bucket from {} px² has malformed coefficients or standardization",
+                    bucket.min_area
+                )));
+            }
+        }
+        Ok(model)
+    }
+
+    /// Writes the model as pretty JSON.
+    pub fn save(&self, path: &Path) -> Result<(), ModelError> {
+        let json = serde_json::to_string_pretty(self).map_err(|e| ModelError::Corrupt {
+            path: path.display().to_string(),
+            cause: e.to_string(),
+        })?;
+        std::fs::write(path, json + "\n").map_err(|source| ModelError::Write {
+            path: path.display().to_string(),
+            source,
+        })
+    }
+
+    /// The bucket whose area range holds `area`.
+    pub fn bucket_for(&self, area: f64) -> &AreaBucket {
+        self.buckets
+            .iter()
+            .find(|bucket| bucket.max_area.is_none_or(|max| area < max))
+            .unwrap_or_else(|| &self.buckets[self.buckets.len() - 1])
+    }
+
+    /// P(template) of every classified node; `None` for hidden nodes.
+    pub fn score(&self, features: &PageFeatures) -> Vec<Option<f64>> {
+        features
+            .rows
+            .iter()
+            .zip(&features.area)
+            .zip(&features.classified)
+            .map(|((row, area), classified)| {
+                classified.then(|| self.bucket_for(*area).probability(row))
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,111 @@
+use super::*;
+use crate::features::{FEATURE_COUNT, Feature};
+
+fn node(links_per_word: f64, area: f64, template: bool) -> LabelledNode {
+    let mut row = [0.0; FEATURE_COUNT];
+    row[Feature::LinksPerWord as usize] = links_per_word;
+    row[Feature::LogArea as usize] = area.ln();
+    LabelledNode {
+        row,
+        area,
+        template,
+    }
+}
+
+/// Link-heavy nodes are template, text nodes are not, at every size.
+fn separable_nodes() -> Vec<LabelledNode> {
+    let mut nodes = Vec::new();
+    for i in 0..400 {
+        let area = 2_000.0 + (i as f64) * 1_000.0;
+        let jitter = (i % 7) as f64 * 0.01;
+        nodes.push(node(0.8 + jitter, area, true));
+        nodes.push(node(0.05 + jitter, area, false));
+    }
+    nodes
+}
+
+#[test]
+fn a_fitted_model_gives_the_probability_of_template_whatever_class_linfa_calls_positive() {
+    let nodes = separable_nodes();
+    let model =
+        fit_model(&nodes, &FitOptions::default(), TrainingSummary::default()).expect("fits");
+    assert_eq!(model.buckets.len(), 4);
+    let link_list = node(0.9, 50_000.0, true);
+    let article = node(0.02, 50_000.0, false);
+    assert!(model.bucket_for(50_000.0).probability(&link_list.row) > 0.9);
+    assert!(model.bucket_for(50_000.0).probability(&article.row) < 0.1);
+    let metrics = evaluate_model(&model, &nodes);
+    assert!(
+        metrics
+            .iter()
+            .all(|bucket| bucket.accuracy > 0.99 && bucket.auc > 0.99),
+        "{metrics:?}"
+    );
+}
+
+#[test]
+fn buckets_split_the_training_areas_at_their_quartiles() {
+    let model = fit_model(
+        &separable_nodes(),
+        &FitOptions::default(),
+        TrainingSummary::default(),
+    )
+    .expect("fits");
+    let counts: Vec<usize> = model.buckets.iter().map(|b| b.training.nodes).collect();
+    assert_eq!(counts, [200, 200, 200, 200]);
+    assert_eq!(model.buckets[0].min_area, 2_000.0);
+    assert!(model.buckets[3].max_area.is_none());
+}
+
+#[test]
+fn a_saved_model_loads_back_identical() {
+    let model = fit_model(
+        &separable_nodes(),
+        &FitOptions::default(),
+        TrainingSummary::default(),
+    )
+    .expect("fits");
+    let directory = tempfile::tempdir().expect("temp dir");
+    let path = directory.path().join("model.json");
+    model.save(&path).expect("saves");
+    assert_eq!(TemplateModel::load(&path).expect("loads"), model);
+}
+
+#[test]
+fn a_newer_version_a_corrupt_file_and_other_features_are_refused_with_the_reason() {
+    let model = fit_model(
+        &separable_nodes(),
+        &FitOptions::default(),
+        TrainingSummary::default(),
+    )
+    .expect("fits");
+    let mut json: serde_json::Value = serde_json::to_value(&model).expect("json");
+    json["format_version"] = 99.into();
+    let error = TemplateModel::from_json(&json.to_string(), "m.json").unwrap_err();
+    assert!(error.to_string().contains("format version 99"), "{error}");
+
+    let error = TemplateModel::from_json("{not json", "m.json").unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("m.json is not a valid pagelevel model"),
+        "{error}"
+    );
+
+    json["format_version"] = MODEL_FORMAT_VERSION.into();
+    json["feature_names"][3] = "something_else".into();
+    let error = TemplateModel::from_json(&json.to_string(), "m.json").unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("feature 3 is \"something_else\""),
+        "{error}"
+    );
+}
+
+#[test]
+fn auc_counts_ties_as_half() {
+    assert_eq!(fit::roc_auc(&[(0.1, false), (0.9, true)]), 1.0);
+    assert_eq!(fit::roc_auc(&[(0.5, false), (0.5, true)]), 0.5);
+    assert_eq!(fit::roc_auc(&[(0.9, false), (0.1, true)]), 0.0);
+}
