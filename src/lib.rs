@@ -10,4 +10,5 @@ pub mod page;
 pub mod features;
 pub mod model;
 pub mod render;
+pub mod sitelevel;
 pub mod smooth;

@@ -1,6 +1,7 @@
 //! Command-line interface: one file per subcommand, each a thin client of the library.
 
 mod render;
+mod sitelevel;
 mod smooth;
 
 use clap::{Parser, Subcommand};
@@ -20,6 +21,8 @@ enum Command {
     Render(render::RenderArgs),
     /// Exact regularized tree isotonic smoothing of per-node scores (JSON in, JSON out).
     Smooth(smooth::SmoothArgs),
+    /// Find the template shared by the pages of a saved site with a site-level method.
+    Sitelevel(sitelevel::SitelevelArgs),
 }
 
 /// How a command ended when it did not end in an error.
@@ -35,5 +38,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {
         Command::Render(args) => render::run(args),
         Command::Smooth(args) => smooth::run(args),
+        Command::Sitelevel(args) => sitelevel::run(args),
     }
 }
