@@ -12,3 +12,7 @@ pub mod model;
 pub mod render;
 pub mod sitelevel;
 pub mod smooth;
+pub mod segment;
+pub mod pipeline;
+pub mod output;
+pub mod report;

@@ -1,6 +1,7 @@
 //! Command-line interface: one file per subcommand, each a thin client of the library.
 
 mod render;
+mod score;
 mod sitelevel;
 mod smooth;
 
@@ -19,6 +20,8 @@ pub struct Cli {
 enum Command {
     /// Render a page in headless Chromium and write its DOM with a layout box per element.
     Render(render::RenderArgs),
+    /// Score pages: every node's templateness, the page's sections, its content text.
+    Score(score::ScoreArgs),
     /// Exact regularized tree isotonic smoothing of per-node scores (JSON in, JSON out).
     Smooth(smooth::SmoothArgs),
     /// Find the template shared by the pages of a saved site with a site-level method.
@@ -37,6 +40,7 @@ pub enum Outcome {
 pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {
         Command::Render(args) => render::run(args),
+        Command::Score(args) => score::run(args),
         Command::Smooth(args) => smooth::run(args),
         Command::Sitelevel(args) => sitelevel::run(args),
     }

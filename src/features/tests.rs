@@ -27,6 +27,8 @@ fn rendered(html: &str, boxes: &[(&str, [f64; 4])]) -> RenderedPage {
             viewport: VIEWPORT,
         },
         render_ms: 0.0,
+        parse_ms: 0.0,
+        screenshot: None,
         from_cache: false,
     }
 }

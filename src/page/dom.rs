@@ -191,6 +191,39 @@ impl Dom {
         format!("/{}", steps.join("/"))
     }
 
+    /// The XPath of every element, built top-down in one pass (same as [`Dom::xpath`] per id).
+    pub fn xpaths(&self) -> Vec<String> {
+        let mut paths: Vec<String> = Vec::with_capacity(self.len());
+        let mut position = vec![1u32; self.len()];
+        for id in self.ids() {
+            let mut seen: Vec<(&str, u32)> = Vec::new();
+            for child in self.element_children(id) {
+                let tag = self.element(child).tag.as_str();
+                let count = match seen.iter_mut().find(|(t, _)| *t == tag) {
+                    Some((_, count)) => {
+                        *count += 1;
+                        *count
+                    }
+                    None => {
+                        seen.push((tag, 1));
+                        1
+                    }
+                };
+                position[child.index()] = count;
+            }
+        }
+        for id in self.ids() {
+            let element = self.element(id);
+            let step = format!("{}[{}]", element.tag, position[id.index()]);
+            let path = match element.parent {
+                Some(parent) => format!("{}/{step}", paths[parent.index()]),
+                None => format!("/{step}"),
+            };
+            paths.push(path);
+        }
+        paths
+    }
+
     /// Builds the arena from the sink's linked nodes by an explicit-stack preorder walk from the
     /// document's element child. `<template>` contents are inert and left out.
     pub(crate) fn from_raw(raw: &[RawNode]) -> Dom {

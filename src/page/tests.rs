@@ -96,6 +96,10 @@ fn xpaths_count_same_tag_siblings() {
         .find(|&id| page.dom.element(id).tag == "p")
         .expect("p");
     assert_eq!(page.dom.xpath(last_p), "/html[1]/body[1]/p[2]");
+    let all = page.dom.xpaths();
+    for id in page.dom.ids() {
+        assert_eq!(all[id.index()], page.dom.xpath(id));
+    }
 }
 
 #[test]

@@ -210,6 +210,35 @@ impl BrowserSession {
     }
 }
 
+impl BrowserSession {
+    /// A JPEG picture of the laid-out page from its top, `height` pixels at most, taken in the
+    /// same navigation as [`BrowserSession::lay_out`] so it shows exactly what was measured.
+    pub fn screenshot(&self, width: f64, height: f64) -> Result<Vec<u8>, RenderError> {
+        use base64::Engine;
+        let data = self
+            .tab
+            .call_method(CdpPage::CaptureScreenshot {
+                format: Some(CdpPage::CaptureScreenshotFormatOption::Jpeg),
+                quality: Some(80),
+                clip: Some(CdpPage::Viewport {
+                    x: 0.0,
+                    y: 0.0,
+                    width,
+                    height,
+                    scale: 1.0,
+                }),
+                from_surface: Some(true),
+                capture_beyond_viewport: Some(true),
+                optimize_for_speed: None,
+            })
+            .map_err(|error| RenderError::Browser(format!("taking a screenshot: {error:#}")))?
+            .data;
+        base64::engine::general_purpose::STANDARD
+            .decode(data)
+            .map_err(|error| RenderError::Browser(format!("decoding the screenshot: {error}")))
+    }
+}
+
 fn layout_from_walk(result: WalkResult, element_count: usize, viewport: Viewport) -> Layout {
     let mut boxes = vec![None; element_count];
     for quintuple in result.boxes.chunks_exact(5) {

@@ -21,8 +21,8 @@ pub use browser::{NODE_ID_ATTRIBUTE, find_chromium};
 pub use cache::{LayoutCache, cache_key};
 pub use gate::Gate;
 pub use snapshot::{
-    Layout, LayoutBox, RenderedPage, SNAPSHOT_FORMAT_VERSION, Snapshot, SnapshotNode, VIEWPORT,
-    Viewport,
+    Layout, LayoutBox, RenderedPage, SCREENSHOT_MAX_HEIGHT, SNAPSHOT_FORMAT_VERSION, Snapshot,
+    SnapshotNode, VIEWPORT, Viewport,
 };
 
 use browser::BrowserSession;
@@ -58,6 +58,8 @@ pub struct RenderOptions {
     /// Layout cache; `None` renders every page afresh.
     pub cache: Option<LayoutCache>,
     pub limits: ParseLimits,
+    /// Take a screenshot of every page (for the HTML report); such pages bypass the cache.
+    pub screenshot: bool,
 }
 
 impl Default for RenderOptions {
@@ -70,6 +72,7 @@ impl Default for RenderOptions {
             viewport: VIEWPORT,
             cache: None,
             limits: ParseLimits::default(),
+            screenshot: false,
         }
     }
 }
@@ -153,12 +156,14 @@ impl Renderer {
 
     /// Parses and renders one page (or takes its layout from the cache).
     pub fn render(&mut self, source: &PageSource) -> Result<RenderedPage, RenderError> {
+        let parse_started = Instant::now();
         let page = Page::parse(
             &source.bytes,
             source.url.clone(),
             source.http_charset.as_deref(),
             &self.options.limits,
         )?;
+        let parse_ms = parse_started.elapsed().as_secs_f64() * 1000.0;
         let key = self.cache_key(source);
         if let Some(layout) = self
             .options
@@ -171,12 +176,14 @@ impl Renderer {
                     page,
                     layout,
                     render_ms: 0.0,
+                    parse_ms,
+                    screenshot: None,
                     from_cache: true,
                 });
             }
         }
         let started = Instant::now();
-        let layout = self.lay_out(&page, source)?;
+        let (layout, screenshot) = self.lay_out(&page, source)?;
         let render_ms = started.elapsed().as_secs_f64() * 1000.0;
         if let Some(cache) = &self.options.cache {
             // A cache that cannot be written only costs a re-render later.
@@ -186,6 +193,8 @@ impl Renderer {
             page,
             layout,
             render_ms,
+            parse_ms,
+            screenshot,
             from_cache: false,
         })
     }
@@ -213,7 +222,11 @@ impl Renderer {
         ])
     }
 
-    fn lay_out(&mut self, page: &Page, source: &PageSource) -> Result<Layout, RenderError> {
+    fn lay_out(
+        &mut self,
+        page: &Page,
+        source: &PageSource,
+    ) -> Result<(Layout, Option<Vec<u8>>), RenderError> {
         let html = serialize(
             &page.dom,
             &SerializeOptions {
@@ -242,8 +255,16 @@ impl Renderer {
             },
         );
         let (viewport, load_budget) = (self.options.viewport, self.options.load_budget);
+        let screenshot = self.options.screenshot;
         let result = self.session().and_then(|session| {
-            session.lay_out(url.as_str(), page.dom.len(), viewport, load_budget)
+            let layout = session.lay_out(url.as_str(), page.dom.len(), viewport, load_budget)?;
+            let picture = if screenshot {
+                let height = layout.page_height.clamp(1.0, SCREENSHOT_MAX_HEIGHT);
+                Some(session.screenshot(layout.page_width.max(1.0), height)?)
+            } else {
+                None
+            };
+            Ok((layout, picture))
         });
         self.gate.withdraw(&host);
         if result.is_err() {

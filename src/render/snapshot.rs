@@ -14,6 +14,10 @@ pub const VIEWPORT: Viewport = Viewport {
     height: 1024,
 };
 
+/// Screenshots stop this far down a page: enough to judge a page's template, and a report
+/// stays a few megabytes.
+pub const SCREENSHOT_MAX_HEIGHT: f64 = 6000.0;
+
 /// Width and height in CSS pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Viewport {
@@ -73,6 +77,10 @@ pub struct RenderedPage {
     pub layout: Layout,
     /// Wall time spent in the browser for this page (0 when it came from the cache).
     pub render_ms: f64,
+    /// Wall time spent decoding and parsing the page.
+    pub parse_ms: f64,
+    /// A JPEG screenshot of the page's top (at most [`SCREENSHOT_MAX_HEIGHT`] pixels), when asked.
+    pub screenshot: Option<Vec<u8>>,
     pub from_cache: bool,
 }
 

@@ -1,0 +1,273 @@
+//! `pagelevel score`: the main job — pages in, every node scored, smoothed and segmented, the
+//! content separated, in the chosen output format.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use pagelevel::model::TemplateModel;
+use pagelevel::output::{page_line, page_output, write_csv_rows};
+use pagelevel::page::ParseLimits;
+use pagelevel::pipeline::{ScoredPage, Scorer};
+use pagelevel::render::{LayoutCache, PageSource, RenderOptions};
+use pagelevel::report::html_report;
+use pagelevel::segment::{DEFAULT_THRESHOLD, SegmentOptions};
+use pagelevel::smooth::{Algorithm, Penalty, PenaltyScheme};
+
+use super::Outcome;
+use super::render::collect_pages;
+
+/// How results are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// Everything about one page: nodes, sections, content text, timings (default for one page).
+    Json,
+    /// One line per page: url, content text, template share, sections (default for batches).
+    Jsonl,
+    /// One row per node.
+    Csv,
+    /// The content text alone, paragraphs separated by blank lines.
+    Text,
+}
+
+/// Which penalty function γ the smoothing uses (Section 5.3 of the paper).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum PenaltyArg {
+    /// γᵢ = c·A/Aᵢ (page area over node area): the paper's choice.
+    Area,
+    /// γᵢ = c·N/Nᵢ (node count over subtree size).
+    Count,
+    /// γᵢ = c·A_parent/Aᵢ.
+    ParentArea,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum AlgorithmArg {
+    Fast,
+    Paper,
+}
+
+/// Score pages: find each page's template and separate its content.
+#[derive(Debug, Args)]
+pub struct ScoreArgs {
+    /// HTML files, or directories whose .html/.htm files are all scored.
+    #[arg(required = true)]
+    pages: Vec<PathBuf>,
+    /// Model file (default: the model shipped with pagelevel).
+    #[arg(long)]
+    model: Option<PathBuf>,
+    /// Smoothed templateness at or above which a node is template.
+    #[arg(long, default_value_t = DEFAULT_THRESHOLD)]
+    threshold: f64,
+    /// The penalty constant c: larger gives fewer, larger sections.
+    #[arg(long, default_value_t = 0.01)]
+    penalty_scale: f64,
+    /// The penalty function.
+    #[arg(long, value_enum, default_value = "area")]
+    penalty: PenaltyArg,
+    /// No smoothing: threshold the classifier's scores (the paper's "Basic").
+    #[arg(long)]
+    no_smooth: bool,
+    /// Smoothing algorithm (both exact; `paper` is the slow reference).
+    #[arg(long, value_enum, default_value = "fast")]
+    algorithm: AlgorithmArg,
+    /// Output format (default: json for one page, jsonl for several).
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Write the output here instead of standard output.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Write an HTML report: a screenshot with the sections outlined, and the content text. With
+    /// several pages, a directory with one report per page.
+    #[arg(long)]
+    report: Option<PathBuf>,
+    /// Run the page's own JavaScript (off by default: deterministic and safe).
+    #[arg(long)]
+    javascript: bool,
+    /// Directory served as the web root; default: each page's own directory.
+    #[arg(long)]
+    root: Option<PathBuf>,
+    /// Insert `<base href=…>` when the page has none.
+    #[arg(long)]
+    base_href: Option<String>,
+    /// The page's original URL, used for its links (nothing is fetched).
+    #[arg(long)]
+    url: Option<url::Url>,
+    /// Layout cache directory (default: `$PAGELEVEL_CACHE` or ~/.cache/pagelevel).
+    #[arg(long)]
+    cache_dir: Option<PathBuf>,
+    /// Render every page afresh.
+    #[arg(long)]
+    no_cache: bool,
+    /// Chromium binary.
+    #[arg(long)]
+    chromium: Option<PathBuf>,
+    /// Largest page accepted, in bytes.
+    #[arg(long, default_value_t = ParseLimits::default().max_bytes)]
+    max_bytes: usize,
+    /// No progress bar or summary.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
+    let pages = collect_pages(&args.pages)?;
+    let model = match &args.model {
+        Some(path) => TemplateModel::load(path)?,
+        None => TemplateModel::builtin()?,
+    };
+    if !(0.0..=1.0).contains(&args.threshold) {
+        anyhow::bail!(
+            "--threshold must be between 0 and 1, got {}",
+            args.threshold
+        );
+    }
+    let segment = SegmentOptions {
+        threshold: args.threshold,
+        penalty: Penalty {
+            scheme: match args.penalty {
+                PenaltyArg::Area => PenaltyScheme::PageArea,
+                PenaltyArg::Count => PenaltyScheme::SubtreeSize,
+                PenaltyArg::ParentArea => PenaltyScheme::ParentArea,
+            },
+            scale: args.penalty_scale,
+        },
+        smooth: !args.no_smooth,
+        algorithm: match args.algorithm {
+            AlgorithmArg::Fast => Algorithm::Fast,
+            AlgorithmArg::Paper => Algorithm::Paper,
+        },
+    };
+    let render = RenderOptions {
+        chromium: args.chromium.clone(),
+        javascript: args.javascript,
+        cache: (!args.no_cache).then(|| {
+            LayoutCache::new(
+                args.cache_dir
+                    .clone()
+                    .unwrap_or_else(LayoutCache::default_directory),
+            )
+        }),
+        limits: ParseLimits {
+            max_bytes: args.max_bytes,
+            ..ParseLimits::default()
+        },
+        screenshot: args.report.is_some(),
+        ..RenderOptions::default()
+    };
+    let mut scorer = Scorer::new(model, render, segment)?;
+    let single = pages.len() == 1;
+    let format = args
+        .format
+        .unwrap_or(if single { Format::Json } else { Format::Jsonl });
+    let mut sink: Box<dyn Write> = match &args.output {
+        Some(path) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot create {}", path.display()))?,
+        )),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let mut csv_writer = (format == Format::Csv).then(|| csv::Writer::from_writer(Vec::new()));
+    if let (Some(directory), false) = (&args.report, single) {
+        std::fs::create_dir_all(directory)
+            .with_context(|| format!("cannot create {}", directory.display()))?;
+    }
+    let bar = if args.quiet || single {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(pages.len() as u64).with_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} pages ({per_sec}, eta {eta})")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        )
+    };
+    let started = Instant::now();
+    let mut failed = 0;
+    for path in &pages {
+        let result = score_one(&mut scorer, path, &args);
+        bar.inc(1);
+        let scored = match result {
+            Ok(scored) => scored,
+            Err(error) if single => return Err(error),
+            Err(error) => {
+                failed += 1;
+                bar.println(format!("pagelevel: error: {error:#}"));
+                continue;
+            }
+        };
+        let name = path.display().to_string();
+        match format {
+            Format::Json => {
+                serde_json::to_writer(&mut sink, &page_output(&scored))?;
+                sink.write_all(b"\n")?;
+            }
+            Format::Jsonl => {
+                serde_json::to_writer(&mut sink, &page_line(&scored))?;
+                sink.write_all(b"\n")?;
+            }
+            Format::Text => {
+                sink.write_all(scored.segmented.content_text.as_bytes())?;
+                sink.write_all(b"\n")?;
+            }
+            Format::Csv => {
+                if let Some(writer) = csv_writer.as_mut() {
+                    write_csv_rows(writer, &name, &scored)?;
+                }
+            }
+        }
+        if let Some(report) = &args.report {
+            let target = if single {
+                report.clone()
+            } else {
+                report_path(report, path)
+            };
+            std::fs::write(&target, html_report(&scored, &name, args.threshold))
+                .with_context(|| format!("cannot write the report {}", target.display()))?;
+        }
+    }
+    if let Some(writer) = csv_writer {
+        let bytes = writer
+            .into_inner()
+            .map_err(|error| anyhow::anyhow!("{error}"))?;
+        sink.write_all(&bytes)?;
+    }
+    sink.flush()?;
+    bar.finish_and_clear();
+    if !args.quiet && !single {
+        let seconds = started.elapsed().as_secs_f64();
+        eprintln!(
+            "scored {} of {} pages in {seconds:.1} s ({:.2} pages/s); {failed} failed",
+            pages.len() - failed,
+            pages.len(),
+            (pages.len() - failed) as f64 / seconds.max(1e-9)
+        );
+    }
+    Ok(if failed > 0 {
+        Outcome::SomeFailed
+    } else {
+        Outcome::Success
+    })
+}
+
+fn score_one(scorer: &mut Scorer, path: &Path, args: &ScoreArgs) -> anyhow::Result<ScoredPage> {
+    let mut source = PageSource::from_file(path, args.root.as_deref())
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    source.base_href = args.base_href.clone();
+    if let Some(url) = &args.url {
+        source.url = Some(url.clone());
+    }
+    scorer
+        .score(&source)
+        .with_context(|| format!("cannot score {}", path.display()))
+}
+
+/// `DIR/<file stem>.html` for a page's report in a batch.
+fn report_path(directory: &Path, page: &Path) -> PathBuf {
+    let stem = page
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    directory.join(format!("{stem}.html"))
+}

@@ -1,0 +1,167 @@
+//! Output formats of `pagelevel score`: the per-page JSON contract, one JSON line per page for
+//! batches, one CSV row per node, and the content text alone.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::page::NodeId;
+use crate::pipeline::ScoredPage;
+use crate::render::LayoutBox;
+use crate::segment::Section;
+
+/// Version of the JSON and JSONL output; bump it when a field changes meaning or goes away.
+pub const OUTPUT_FORMAT_VERSION: u32 = 1;
+
+/// One node in the JSON output.
+#[derive(Debug, Serialize)]
+pub struct NodeOutput {
+    pub id: NodeId,
+    pub parent: Option<NodeId>,
+    pub tag: String,
+    pub xpath: String,
+    #[serde(rename = "box")]
+    pub layout_box: Option<LayoutBox>,
+    pub score: Option<f64>,
+    pub smoothed: Option<f64>,
+    pub template: bool,
+    pub section: NodeId,
+}
+
+/// The JSON output of one page.
+#[derive(Debug, Serialize)]
+pub struct PageOutput {
+    pub format_version: u32,
+    pub url: Option<String>,
+    pub title: String,
+    pub nodes: Vec<NodeOutput>,
+    pub sections: Vec<Section>,
+    pub content_text: String,
+    pub template_text_share: f64,
+    pub timings_ms: BTreeMap<&'static str, f64>,
+}
+
+/// One line of the JSONL output (batches): no per-node data.
+#[derive(Debug, Serialize)]
+pub struct PageLine {
+    pub format_version: u32,
+    pub url: Option<String>,
+    pub title: String,
+    pub content_text: String,
+    pub template_text_share: f64,
+    pub sections: Vec<Section>,
+}
+
+/// Per-stage timings: render, parse and the non-render stages.
+pub fn timings(scored: &ScoredPage) -> BTreeMap<&'static str, f64> {
+    let stages = &scored.segmented.timings;
+    let mut timings = BTreeMap::new();
+    timings.insert("render", scored.rendered.render_ms);
+    timings.insert("parse", scored.rendered.parse_ms);
+    timings.insert("features", stages.features_ms);
+    timings.insert("classify", stages.classify_ms);
+    timings.insert("smooth", stages.smooth_ms);
+    timings.insert("segment", stages.segment_ms);
+    timings.insert(
+        "non_render_total",
+        scored.rendered.parse_ms
+            + stages.features_ms
+            + stages.classify_ms
+            + stages.smooth_ms
+            + stages.segment_ms,
+    );
+    timings
+}
+
+/// The full JSON output of a page.
+pub fn page_output(scored: &ScoredPage) -> PageOutput {
+    let dom = &scored.rendered.page.dom;
+    let xpaths = dom.xpaths();
+    let nodes = dom
+        .ids()
+        .zip(xpaths)
+        .map(|(id, xpath)| {
+            let verdict = scored.segmented.nodes[id.index()];
+            NodeOutput {
+                id,
+                parent: dom.element(id).parent,
+                tag: dom.element(id).tag.clone(),
+                xpath,
+                layout_box: scored.rendered.layout_box(id),
+                score: verdict.score,
+                smoothed: verdict.smoothed,
+                template: verdict.template,
+                section: verdict.section,
+            }
+        })
+        .collect();
+    PageOutput {
+        format_version: OUTPUT_FORMAT_VERSION,
+        url: scored.rendered.page.url.as_ref().map(|url| url.to_string()),
+        title: scored.rendered.page.title.clone(),
+        nodes,
+        sections: scored.segmented.sections.clone(),
+        content_text: scored.segmented.content_text.clone(),
+        template_text_share: scored.segmented.template_text_share,
+        timings_ms: timings(scored),
+    }
+}
+
+/// The JSONL line of a page.
+pub fn page_line(scored: &ScoredPage) -> PageLine {
+    PageLine {
+        format_version: OUTPUT_FORMAT_VERSION,
+        url: scored.rendered.page.url.as_ref().map(|url| url.to_string()),
+        title: scored.rendered.page.title.clone(),
+        content_text: scored.segmented.content_text.clone(),
+        template_text_share: scored.segmented.template_text_share,
+        sections: scored.segmented.sections.clone(),
+    }
+}
+
+/// One CSV row per node.
+#[derive(Debug, Serialize)]
+pub struct NodeRow<'a> {
+    pub page: &'a str,
+    pub id: u32,
+    pub parent: Option<u32>,
+    pub tag: &'a str,
+    pub xpath: String,
+    pub x: Option<f64>,
+    pub y: Option<f64>,
+    pub width: Option<f64>,
+    pub height: Option<f64>,
+    pub score: Option<f64>,
+    pub smoothed: Option<f64>,
+    pub template: bool,
+    pub section: u32,
+}
+
+/// Writes a page's nodes as CSV rows (the header is written once by the writer).
+pub fn write_csv_rows<W: std::io::Write>(
+    writer: &mut csv::Writer<W>,
+    page_name: &str,
+    scored: &ScoredPage,
+) -> csv::Result<()> {
+    let dom = &scored.rendered.page.dom;
+    for (id, xpath) in dom.ids().zip(dom.xpaths()) {
+        let verdict = scored.segmented.nodes[id.index()];
+        let layout_box = scored.rendered.layout_box(id);
+        writer.serialize(NodeRow {
+            page: page_name,
+            id: id.0,
+            parent: dom.element(id).parent.map(|p| p.0),
+            tag: &dom.element(id).tag,
+            xpath,
+            x: layout_box.map(|b| b.x),
+            y: layout_box.map(|b| b.y),
+            width: layout_box.map(|b| b.width),
+            height: layout_box.map(|b| b.height),
+            score: verdict.score,
+            smoothed: verdict.smoothed,
+            template: verdict.template,
+            section: verdict.section.0,
+        })?;
+    }
+    Ok(())
+}

@@ -1,0 +1,151 @@
+//! The HTML report of a scored page: one self-contained file showing a screenshot of the
+//! rendered page with each section outlined and coloured by its smoothed templateness (green:
+//! content, red: template), a legend, the section list, and the content text beside it — the
+//! picture a person wants before trusting the numbers.
+
+use std::fmt::Write as _;
+
+use base64::Engine;
+
+use crate::pipeline::ScoredPage;
+use crate::render::SCREENSHOT_MAX_HEIGHT;
+
+/// The screenshot is shown at this fraction of its size.
+const PICTURE_SCALE: f64 = 0.6;
+
+/// Sections smaller than this (px²) are not drawn: they would be specks.
+const MIN_DRAWN_AREA: f64 = 2000.0;
+
+/// The colour of a templateness value: hue from green (0, content) to red (1, template).
+fn colour(templateness: f64) -> String {
+    let hue = 120.0 * (1.0 - templateness.clamp(0.0, 1.0));
+    format!("hsl({hue:.0}, 85%, 45%)")
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Builds the report; `name` is shown as the page's title line.
+pub fn html_report(scored: &ScoredPage, name: &str, threshold: f64) -> String {
+    let rendered = &scored.rendered;
+    let dom = &rendered.page.dom;
+    let width = rendered.layout.page_width.max(1.0);
+    let shown_height = rendered
+        .layout
+        .page_height
+        .clamp(1.0, SCREENSHOT_MAX_HEIGHT);
+    let mut boxes = String::new();
+    for section in &scored.segmented.sections {
+        let Some(layout_box) = rendered.layout_box(section.id) else {
+            continue;
+        };
+        if layout_box.area() < MIN_DRAWN_AREA || layout_box.y >= shown_height {
+            continue;
+        }
+        let height = layout_box.height.min(shown_height - layout_box.y);
+        let tag = &dom.element(section.id).tag;
+        let _ = write!(
+            boxes,
+            r#"<div class="section" style="left:{:.1}px;top:{:.1}px;width:{:.1}px;height:{:.1}px;--c:{}" title="&lt;{}&gt; #{} templateness {:.2} ({})"></div>"#,
+            layout_box.x * PICTURE_SCALE,
+            layout_box.y * PICTURE_SCALE,
+            layout_box.width * PICTURE_SCALE,
+            height * PICTURE_SCALE,
+            colour(section.score),
+            escape(tag),
+            section.id.0,
+            section.score,
+            if section.template {
+                "template"
+            } else {
+                "content"
+            },
+        );
+    }
+    let picture = match &rendered.screenshot {
+        Some(jpeg) => format!(
+            r#"<img src="data:image/jpeg;base64,{}" width="{:.0}" height="{:.0}" alt="the rendered page">"#,
+            base64::engine::general_purpose::STANDARD.encode(jpeg),
+            width * PICTURE_SCALE,
+            shown_height * PICTURE_SCALE
+        ),
+        None => r#"<p class="missing">No screenshot (the page came from the cache).</p>"#.into(),
+    };
+    let mut rows = String::new();
+    for section in &scored.segmented.sections {
+        if section.text_chars == 0 {
+            continue;
+        }
+        let _ = write!(
+            rows,
+            r#"<tr><td><span class="swatch" style="background:{}"></span>{}</td><td>&lt;{}&gt;</td><td>{:.2}</td><td>{}</td><td>{}</td></tr>"#,
+            colour(section.score),
+            section.id.0,
+            escape(&dom.element(section.id).tag),
+            section.score,
+            if section.template {
+                "template"
+            } else {
+                "content"
+            },
+            section.text_chars
+        );
+    }
+    let paragraphs: String = scored
+        .segmented
+        .content_text
+        .split("\n\n")
+        .map(|paragraph| format!("<p>{}</p>", escape(paragraph)))
+        .collect();
+    format!(
+        r#"<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>pagelevel: {title}</title>
+<style>
+body {{ font: 14px/1.45 system-ui, sans-serif; margin: 16px; color: #222; background: #fafafa; }}
+h1 {{ font-size: 18px; margin: 0 0 4px; }}
+.meta {{ color: #555; margin-bottom: 12px; }}
+.columns {{ display: flex; gap: 20px; align-items: flex-start; }}
+.picture {{ position: relative; flex: none; width: {picture_width:.0}px; border: 1px solid #bbb; background: white; }}
+.picture img {{ display: block; }}
+.section {{ position: absolute; box-sizing: border-box; border: 2px solid var(--c); background: color-mix(in srgb, var(--c) 14%, transparent); }}
+.side {{ flex: 1; min-width: 320px; }}
+.legend {{ display: flex; align-items: center; gap: 8px; margin-bottom: 12px; }}
+.ramp {{ width: 160px; height: 12px; background: linear-gradient(to right, {c0}, {c5}, {c1}); border: 1px solid #999; }}
+.swatch {{ display: inline-block; width: 10px; height: 10px; margin-right: 6px; border-radius: 2px; }}
+table {{ border-collapse: collapse; margin-bottom: 16px; }}
+td, th {{ padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: left; }}
+.content {{ background: white; border: 1px solid #ccc; padding: 8px 14px; max-height: 900px; overflow: auto; }}
+.missing {{ padding: 20px; color: #a00; }}
+</style></head>
+<body>
+<h1>{title}</h1>
+<div class="meta">{name} · {sections} sections · template share of text {share:.0}% · threshold {threshold:.2}</div>
+<div class="columns">
+<div class="picture">{picture}{boxes}</div>
+<div class="side">
+<div class="legend"><span>content</span><span class="ramp"></span><span>template</span><span>(smoothed templateness of each section)</span></div>
+<h2>Sections with text</h2>
+<table><tr><th>section</th><th>root</th><th>templateness</th><th>verdict</th><th>characters</th></tr>{rows}</table>
+<h2>Content text</h2>
+<div class="content">{paragraphs}</div>
+</div></div>
+</body></html>
+"#,
+        title = escape(if rendered.page.title.is_empty() {
+            name
+        } else {
+            &rendered.page.title
+        }),
+        name = escape(name),
+        sections = scored.segmented.sections.len(),
+        share = 100.0 * scored.segmented.template_text_share,
+        picture_width = width * PICTURE_SCALE,
+        c0 = colour(0.0),
+        c5 = colour(0.5),
+        c1 = colour(1.0),
+    )
+}

@@ -1,0 +1,157 @@
+use super::*;
+use crate::features::{FEATURE_COUNT, Feature};
+use crate::model::{
+    AreaBucket, BucketTraining, MODEL_FORMAT, MODEL_FORMAT_VERSION, Standardization, TemplateModel,
+    TrainingSummary,
+};
+use crate::page::{Page, ParseLimits};
+use crate::render::{Layout, LayoutBox, VIEWPORT};
+
+/// A one-bucket model: templateness rises with the share of text in anchors.
+fn anchor_model() -> TemplateModel {
+    let mut coefficients = vec![0.0; FEATURE_COUNT];
+    coefficients[Feature::AnchorTextFraction as usize] = 8.0;
+    TemplateModel {
+        format: MODEL_FORMAT.into(),
+        format_version: MODEL_FORMAT_VERSION,
+        feature_names: crate::features::FEATURE_NAMES
+            .iter()
+            .map(|n| n.to_string())
+            .collect(),
+        hidden_area: 2000.0,
+        buckets: vec![AreaBucket {
+            min_area: 2000.0,
+            max_area: None,
+            standardization: Standardization {
+                mean: vec![0.0; FEATURE_COUNT],
+                scale: vec![1.0; FEATURE_COUNT],
+            },
+            coefficients,
+            intercept: -4.0,
+            training: BucketTraining::default(),
+        }],
+        training: TrainingSummary::default(),
+    }
+}
+
+const PAGE: &str = r#"<html><body>
+<div id="nav"><a href="/a">Home</a> <a href="/b">News</a> <a href="/c">Sport</a></div>
+<div id="main"><h1 id="h">Big storm</h1><p id="p1">The storm came in the night.</p><p id="p2">Many <b>homes</b> flooded.<br>Help arrived.</p><span id="small">tiny</span></div>
+<div id="gone" style="display:none">hidden text</div>
+</body></html>"#;
+
+fn rendered() -> RenderedPage {
+    let page = Page::parse(PAGE.as_bytes(), None, None, &ParseLimits::default()).expect("parses");
+    let boxes: &[(&str, [f64; 4])] = &[
+        ("html", [0.0, 0.0, 1000.0, 1000.0]),
+        ("body", [0.0, 0.0, 1000.0, 1000.0]),
+        ("nav", [0.0, 0.0, 1000.0, 50.0]),
+        ("a", [0.0, 0.0, 60.0, 20.0]),
+        ("main", [0.0, 100.0, 1000.0, 600.0]),
+        ("h", [0.0, 100.0, 1000.0, 50.0]),
+        ("p1", [0.0, 150.0, 1000.0, 50.0]),
+        ("p2", [0.0, 200.0, 1000.0, 50.0]),
+        ("b", [0.0, 200.0, 40.0, 20.0]),
+        ("br", [0.0, 200.0, 0.0, 20.0]),
+        ("small", [0.0, 300.0, 30.0, 20.0]),
+    ];
+    let mut layout_boxes = vec![None; page.dom.len()];
+    for (index, element) in page.dom.elements.iter().enumerate() {
+        let key = element.attribute("id").unwrap_or(element.tag.as_str());
+        if let Some((_, [x, y, w, h])) = boxes.iter().find(|(name, _)| *name == key) {
+            layout_boxes[index] = Some(LayoutBox {
+                x: *x,
+                y: *y,
+                width: *w,
+                height: *h,
+            });
+        }
+    }
+    RenderedPage {
+        page,
+        layout: Layout {
+            boxes: layout_boxes,
+            page_width: 1000.0,
+            page_height: 1000.0,
+            viewport: VIEWPORT,
+        },
+        render_ms: 0.0,
+        parse_ms: 0.0,
+        screenshot: None,
+        from_cache: false,
+    }
+}
+
+fn node(rendered: &RenderedPage, id: &str) -> usize {
+    let dom = &rendered.page.dom;
+    dom.ids()
+        .find(|&n| dom.element(n).attribute("id") == Some(id))
+        .expect("element")
+        .index()
+}
+
+#[test]
+fn the_link_list_is_template_and_the_article_is_content() {
+    let rendered = rendered();
+    let segmented =
+        segment_page(&rendered, &anchor_model(), &SegmentOptions::default()).expect("scores");
+    assert!(segmented.nodes[node(&rendered, "nav")].template);
+    assert!(!segmented.nodes[node(&rendered, "main")].template);
+    assert_eq!(
+        segmented.content_text,
+        "Big storm\n\nThe storm came in the night.\n\nMany homes flooded.\n\nHelp arrived.\n\ntiny"
+    );
+}
+
+#[test]
+fn small_and_unboxed_nodes_are_hidden_but_still_get_a_verdict_and_a_section() {
+    let rendered = rendered();
+    let segmented =
+        segment_page(&rendered, &anchor_model(), &SegmentOptions::default()).expect("scores");
+    let small = segmented.nodes[node(&rendered, "small")];
+    assert_eq!(small.score, None);
+    assert_eq!(small.smoothed, None);
+    assert!(!small.template);
+    let main = node(&rendered, "main");
+    assert_eq!(small.section, segmented.nodes[main].section);
+    let gone = segmented.nodes[node(&rendered, "gone")];
+    assert_eq!(gone.score, None);
+    assert!(!segmented.content_text.contains("hidden text"));
+}
+
+#[test]
+fn smoothing_never_lets_a_child_fall_below_its_parent_and_sections_partition_the_nodes() {
+    let rendered = rendered();
+    let segmented =
+        segment_page(&rendered, &anchor_model(), &SegmentOptions::default()).expect("scores");
+    let dom = &rendered.page.dom;
+    for id in dom.ids() {
+        let (Some(mine), Some(parent)) =
+            (segmented.nodes[id.index()].smoothed, dom.element(id).parent)
+        else {
+            continue;
+        };
+        if let Some(parent_value) = segmented.nodes[parent.index()].smoothed {
+            assert!(mine >= parent_value - 1e-12);
+        }
+        let section = segmented.nodes[id.index()].section;
+        assert!(segmented.sections.iter().any(|s| s.id == section));
+    }
+    assert_eq!(segmented.sections[0].id, NodeId(0));
+    let text: usize = segmented.sections.iter().map(|s| s.text_chars).sum();
+    assert_eq!(text, visible_text_chars(&rendered).iter().sum::<usize>());
+}
+
+#[test]
+fn basic_thresholds_the_raw_scores() {
+    let rendered = rendered();
+    let options = SegmentOptions {
+        smooth: false,
+        ..SegmentOptions::default()
+    };
+    let segmented = segment_page(&rendered, &anchor_model(), &options).expect("scores");
+    let nav = segmented.nodes[node(&rendered, "nav")];
+    assert_eq!(nav.score, nav.smoothed);
+    assert!(nav.template);
+    assert!(segmented.template_text_share > 0.0 && segmented.template_text_share < 0.5);
+}
