@@ -16,3 +16,4 @@ pub mod segment;
 pub mod pipeline;
 pub mod output;
 pub mod report;
+pub mod train;

@@ -4,6 +4,7 @@ mod render;
 mod score;
 mod sitelevel;
 mod smooth;
+mod train;
 
 use clap::{Parser, Subcommand};
 
@@ -24,6 +25,8 @@ enum Command {
     Score(score::ScoreArgs),
     /// Exact regularized tree isotonic smoothing of per-node scores (JSON in, JSON out).
     Smooth(smooth::SmoothArgs),
+    /// Label sites with a site-level detector and fit the page-level template classifier.
+    Train(train::TrainArgs),
     /// Find the template shared by the pages of a saved site with a site-level method.
     Sitelevel(sitelevel::SitelevelArgs),
 }
@@ -42,6 +45,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Render(args) => render::run(args),
         Command::Score(args) => score::run(args),
         Command::Smooth(args) => smooth::run(args),
+        Command::Train(args) => train::run(args),
         Command::Sitelevel(args) => sitelevel::run(args),
     }
 }

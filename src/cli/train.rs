@@ -1,0 +1,130 @@
+//! `pagelevel train`: label sites with a site-level detector and fit the page-level models.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use pagelevel::model::FitOptions;
+use pagelevel::render::{LayoutCache, RenderOptions, Renderer};
+use pagelevel::sitelevel::Method;
+use pagelevel::train::{TrainOptions, TrainProgress, read_sites_file, train, write_report};
+
+use super::Outcome;
+
+/// Train the page-level template classifier from site-level labels of many sites.
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// The sites list: one saved-site directory (relative to the list), WARC file or URL per line.
+    #[arg(long)]
+    sites: PathBuf,
+    /// Where to write the model (versioned JSON).
+    #[arg(long)]
+    out: PathBuf,
+    /// Directory for the report: sites.csv, buckets.csv, summary.md.
+    #[arg(long)]
+    report: Option<PathBuf>,
+    /// Pages sampled per site (seeded random sample).
+    #[arg(long, default_value_t = 200)]
+    max_pages: usize,
+    /// Sites with fewer usable pages are skipped with a warning.
+    #[arg(long, default_value_t = 10)]
+    min_pages: usize,
+    /// SiteLevel θ: share of a site's pages a subtree must occur on to be template.
+    #[arg(long, default_value_t = 0.10)]
+    theta: f64,
+    /// The site-level detector that labels the training nodes.
+    #[arg(long, default_value = "frequency")]
+    labeler: Method,
+    /// Every n-th site is held out for validation.
+    #[arg(long, default_value_t = 5)]
+    holdout_every: usize,
+    /// Seed for page sampling and class balancing.
+    #[arg(long, default_value_t = 7)]
+    seed: u64,
+    /// L2 regularization of the logistic models.
+    #[arg(long, default_value_t = 1.0)]
+    alpha: f64,
+    /// Layout cache directory (default: `$PAGELEVEL_CACHE` or ~/.cache/pagelevel).
+    #[arg(long)]
+    cache_dir: Option<PathBuf>,
+    /// Chromium binary.
+    #[arg(long)]
+    chromium: Option<PathBuf>,
+    /// No progress bars.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+struct Bars {
+    bar: ProgressBar,
+}
+
+impl TrainProgress for Bars {
+    fn site_started(&mut self, site: &str, pages: usize) {
+        self.bar.set_length(pages as u64);
+        self.bar.set_position(0);
+        self.bar.set_message(site.to_string());
+    }
+
+    fn page_done(&mut self) {
+        self.bar.inc(1);
+    }
+
+    fn message(&mut self, text: &str) {
+        self.bar.println(format!("pagelevel: warning: {text}"));
+    }
+}
+
+pub fn run(args: TrainArgs) -> anyhow::Result<Outcome> {
+    let sites = read_sites_file(&args.sites)?;
+    let options = TrainOptions {
+        max_pages: args.max_pages,
+        min_pages: args.min_pages,
+        theta: args.theta,
+        labeler: args.labeler,
+        holdout_every: args.holdout_every,
+        seed: args.seed,
+        fit: FitOptions {
+            alpha: args.alpha,
+            seed: args.seed,
+            ..FitOptions::default()
+        },
+    };
+    let cache = LayoutCache::new(
+        args.cache_dir
+            .clone()
+            .unwrap_or_else(LayoutCache::default_directory),
+    );
+    let mut renderer = Renderer::new(RenderOptions {
+        chromium: args.chromium.clone(),
+        cache: Some(cache),
+        ..RenderOptions::default()
+    })?;
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(0).with_style(
+            ProgressStyle::with_template("{msg:32} {bar:30} {pos}/{len} pages ({per_sec})")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        )
+    };
+    let mut progress = Bars { bar };
+    let outcome = train(&mut renderer, &sites, &options, &mut progress)?;
+    progress.bar.finish_and_clear();
+    outcome.model.save(&args.out)?;
+    if let Some(directory) = &args.report {
+        write_report(&outcome, directory).with_context(|| "writing the training report")?;
+    }
+    if !args.quiet {
+        eprintln!(
+            "trained on {} sites ({} pages, {} nodes; {} skipped); model written to {}",
+            outcome.sites.len(),
+            outcome.model.training.pages,
+            outcome.model.training.nodes,
+            outcome.skipped.len(),
+            args.out.display()
+        );
+    }
+    Ok(Outcome::Success)
+}

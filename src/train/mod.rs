@@ -1,0 +1,303 @@
+//! Training (Chakrabarti et al., Sections 5.1–5.2): render sampled pages of many sites, label
+//! every node with a site-level detector (SiteLevel θ by default), compute page-level features,
+//! and fit the area-bucket models. Whole sites are held out for validation — a site's template
+//! seen in training would make validation on its other pages meaningless.
+//!
+//! Stages, in order: read `sites.txt` → per site: list and sample pages → render each (cached, so
+//! an interrupted run resumes) → label the site → features of the classified nodes → fit on the
+//! training sites and measure on the held-out ones → refit on all sites for the shipped model.
+
+mod report;
+mod sites;
+
+use std::path::PathBuf;
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::features;
+use crate::model::fit::FitError;
+use crate::model::{
+    BucketMetrics, FitOptions, LabelledNode, TemplateModel, TrainingSummary, evaluate_model,
+    fit_model,
+};
+use crate::render::{PageSource, RenderError, Renderer};
+use crate::sitelevel::{Method, SiteTemplateDetector, frequency::Frequency, html_files};
+
+pub use report::write_report;
+pub use sites::{SiteSource, read_sites_file};
+
+/// Why training failed.
+#[derive(Debug, Error)]
+pub enum TrainError {
+    #[error("cannot use the sites list {path}: {cause}")]
+    SitesFile { path: PathBuf, cause: String },
+    #[error("site {site}: {cause}")]
+    Site { site: String, cause: String },
+    #[error(transparent)]
+    Render(#[from] RenderError),
+    #[error(transparent)]
+    Fit(#[from] FitError),
+    #[error("no site had at least {min_pages} usable pages; nothing to train on")]
+    NoSites { min_pages: usize },
+    #[error("cannot write the report in {path}: {source}")]
+    Report {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// How training runs.
+#[derive(Debug, Clone)]
+pub struct TrainOptions {
+    /// Pages sampled per site (the paper: 200 random pages).
+    pub max_pages: usize,
+    /// Sites with fewer usable pages are skipped.
+    pub min_pages: usize,
+    /// SiteLevel θ: share of a site's pages a subtree must occur on.
+    pub theta: f64,
+    pub labeler: Method,
+    /// Every n-th site (in list order) is held out for validation.
+    pub holdout_every: usize,
+    pub seed: u64,
+    pub fit: FitOptions,
+}
+
+impl Default for TrainOptions {
+    fn default() -> Self {
+        TrainOptions {
+            max_pages: 200,
+            min_pages: 10,
+            theta: 0.10,
+            labeler: Method::Frequency,
+            holdout_every: 5,
+            seed: 7,
+            fit: FitOptions::default(),
+        }
+    }
+}
+
+/// One site's labelled nodes and its report line.
+#[derive(Debug, Clone)]
+pub struct LabelledSite {
+    pub summary: SiteReport,
+    pub nodes: Vec<LabelledNode>,
+}
+
+/// Per-site numbers for the report.
+#[derive(Debug, Clone, Serialize)]
+pub struct SiteReport {
+    pub site: String,
+    pub pages: usize,
+    pub failed_pages: usize,
+    pub elements: usize,
+    pub classified_nodes: usize,
+    pub template_share: f64,
+    pub render_seconds: f64,
+    pub label_seconds: f64,
+    pub held_out: bool,
+}
+
+/// What a training run produced.
+#[derive(Debug, Clone)]
+pub struct TrainingOutcome {
+    pub model: TemplateModel,
+    pub sites: Vec<SiteReport>,
+    pub skipped: Vec<(String, String)>,
+    /// Metrics of the model fitted on training sites only, on the held-out sites.
+    pub validation: Vec<BucketMetrics>,
+    pub fit_seconds: f64,
+}
+
+/// Progress callbacks, so the CLI can draw bars without the library knowing about terminals.
+pub trait TrainProgress {
+    fn site_started(&mut self, _site: &str, _pages: usize) {}
+    fn page_done(&mut self) {}
+    fn message(&mut self, _text: &str) {}
+}
+
+/// No progress output.
+pub struct Silent;
+impl TrainProgress for Silent {}
+
+/// Renders and labels one saved site.
+pub fn label_site(
+    renderer: &mut Renderer,
+    site: &SiteSource,
+    options: &TrainOptions,
+    progress: &mut dyn TrainProgress,
+) -> Result<LabelledSite, TrainError> {
+    let name = site.name();
+    let site_error = |cause: String| TrainError::Site {
+        site: name.clone(),
+        cause,
+    };
+    let directory = match site {
+        SiteSource::Directory(directory) => directory,
+        SiteSource::Warc(path) => {
+            return Err(site_error(format!(
+                "{}: reading WARC files is not built yet; extract the pages to a directory",
+                path.display()
+            )));
+        }
+        SiteSource::Crawl(url) => {
+            return Err(site_error(format!(
+                "{url}: crawling is not built yet; save the site to a directory"
+            )));
+        }
+    };
+    let mut files = html_files(directory).map_err(|error| site_error(error.to_string()))?;
+    // A seeded random sample, as the paper samples 200 random pages per site.
+    files.shuffle(&mut StdRng::seed_from_u64(options.seed));
+    files.truncate(options.max_pages);
+    files.sort();
+    progress.site_started(&name, files.len());
+    let started = std::time::Instant::now();
+    let mut rendered = Vec::new();
+    let mut failed_pages = 0;
+    for file in &files {
+        let result = PageSource::from_file(file, Some(directory))
+            .map_err(|error| error.to_string())
+            .and_then(|source| renderer.render(&source).map_err(|error| error.to_string()));
+        match result {
+            Ok(page) => rendered.push(page),
+            Err(cause) => {
+                failed_pages += 1;
+                progress.message(&format!("skipping {}: {cause}", file.display()));
+            }
+        }
+        progress.page_done();
+    }
+    let render_seconds = started.elapsed().as_secs_f64();
+    if rendered.len() < options.min_pages {
+        return Err(site_error(format!(
+            "only {} usable pages, fewer than --min-pages {}",
+            rendered.len(),
+            options.min_pages
+        )));
+    }
+    let started = std::time::Instant::now();
+    let pages: Vec<crate::page::Page> = rendered.iter().map(|r| r.page.clone()).collect();
+    let detector: Box<dyn SiteTemplateDetector> = match options.labeler {
+        Method::Frequency => Box::new(Frequency {
+            threshold: options.theta,
+            ..Frequency::default()
+        }),
+        other => other.detector(),
+    };
+    let marks = detector
+        .detect(&pages)
+        .map_err(|error| site_error(error.to_string()))?;
+    let mut nodes = Vec::new();
+    let mut elements = 0;
+    for (page, marks) in rendered.iter().zip(&marks) {
+        elements += page.page.dom.len();
+        let page_features = features::extract(page, options.fit.hidden_area);
+        for id in page.page.dom.ids() {
+            let index = id.index();
+            if page_features.classified[index] {
+                nodes.push(LabelledNode {
+                    row: page_features.rows[index],
+                    area: page_features.area[index],
+                    template: marks.is_template(id),
+                });
+            }
+        }
+    }
+    let template_share =
+        nodes.iter().filter(|node| node.template).count() as f64 / nodes.len().max(1) as f64;
+    Ok(LabelledSite {
+        summary: SiteReport {
+            site: name.clone(),
+            pages: rendered.len(),
+            failed_pages,
+            elements,
+            classified_nodes: nodes.len(),
+            template_share,
+            render_seconds,
+            label_seconds: started.elapsed().as_secs_f64(),
+            held_out: false,
+        },
+        nodes,
+    })
+}
+
+/// Labels every site, fits on the training sites, validates on the held-out ones, and refits
+/// the shipped model on all of them.
+pub fn train(
+    renderer: &mut Renderer,
+    sites: &[SiteSource],
+    options: &TrainOptions,
+    progress: &mut dyn TrainProgress,
+) -> Result<TrainingOutcome, TrainError> {
+    let mut labelled = Vec::new();
+    let mut skipped = Vec::new();
+    for site in sites {
+        match label_site(renderer, site, options, progress) {
+            Ok(site) => labelled.push(site),
+            Err(error) => {
+                progress.message(&format!("skipping site: {error}"));
+                skipped.push((site.name(), error.to_string()));
+            }
+        }
+    }
+    if labelled.is_empty() {
+        return Err(TrainError::NoSites {
+            min_pages: options.min_pages,
+        });
+    }
+    let every = options.holdout_every.max(2);
+    for (index, site) in labelled.iter_mut().enumerate() {
+        site.summary.held_out = is_held_out(index, every);
+    }
+    let started = std::time::Instant::now();
+    let gather = |held_out: Option<bool>| -> Vec<LabelledNode> {
+        labelled
+            .iter()
+            .filter(|site| held_out.is_none_or(|h| site.summary.held_out == h))
+            .flat_map(|site| site.nodes.iter().cloned())
+            .collect()
+    };
+    let (training_nodes, held_out_nodes) = (gather(Some(false)), gather(Some(true)));
+    let summary = |nodes: &[LabelledNode], sites: Vec<String>| TrainingSummary {
+        labeler: options.labeler.name().to_string(),
+        theta: options.theta,
+        sites,
+        pages: labelled.iter().map(|site| site.summary.pages).sum(),
+        nodes: nodes.len(),
+        template_share: nodes.iter().filter(|n| n.template).count() as f64
+            / nodes.len().max(1) as f64,
+        seed: options.seed,
+    };
+    let validation = if held_out_nodes.is_empty() || training_nodes.is_empty() {
+        Vec::new()
+    } else {
+        let provisional = fit_model(
+            &training_nodes,
+            &options.fit,
+            summary(&training_nodes, Vec::new()),
+        )?;
+        evaluate_model(&provisional, &held_out_nodes)
+    };
+    let all_nodes = gather(None);
+    let site_names = labelled
+        .iter()
+        .map(|site| site.summary.site.clone())
+        .collect();
+    let model = fit_model(&all_nodes, &options.fit, summary(&all_nodes, site_names))?;
+    Ok(TrainingOutcome {
+        model,
+        sites: labelled.into_iter().map(|site| site.summary).collect(),
+        skipped,
+        validation,
+        fit_seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Sites 1, 1+every, 1+2·every, … (0-based) are held out, so the first site always trains.
+fn is_held_out(index: usize, every: usize) -> bool {
+    index % every == every - 1
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Trains the shipped model (models/default.json) on the shared multi-page sites, with a report.
+# Rendering is cached (~/.cache/pagelevel or $PAGELEVEL_CACHE): a second run only re-fits.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo run --release -- train \
+  --sites ../shared/datasets/sites/sites.txt \
+  --out models/default.json \
+  --report training/reports/default \
+  "$@"
