@@ -176,7 +176,7 @@ fn sum_changes(changes: &mut [Change], values: &[f64], g: &mut Vec<Knot>) {
         }
     }
     let last = (values.len() - 1) as u32;
-    if current.at != last {
+    if g.last().is_none_or(|knot| knot.at != last) {
         g.push(Knot {
             at: last,
             value: evaluate(&current, last, values),
