@@ -157,11 +157,13 @@ fn render_one(
     Ok((!rendered.from_cache).then_some(rendered.render_ms))
 }
 
-/// Expands directories to their HTML files (sorted, so runs are repeatable).
+/// Expands directories to their HTML files (sorted, so runs are repeatable); files given by
+/// name keep the order they were given in.
 pub fn collect_pages(inputs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let mut pages = Vec::new();
     for input in inputs {
         if input.is_dir() {
+            let mut found = Vec::new();
             let mut stack = vec![input.clone()];
             while let Some(directory) = stack.pop() {
                 let entries = std::fs::read_dir(&directory)
@@ -171,15 +173,16 @@ pub fn collect_pages(inputs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
                     if path.is_dir() {
                         stack.push(path);
                     } else if is_html_file(&path) {
-                        pages.push(path);
+                        found.push(path);
                     }
                 }
             }
+            found.sort();
+            pages.extend(found);
         } else {
             pages.push(input.clone());
         }
     }
-    pages.sort();
     Ok(pages)
 }
 

@@ -193,7 +193,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
             Err(error) if single => return Err(error),
             Err(error) => {
                 failed += 1;
-                bar.println(format!("pagelevel: error: {error:#}"));
+                bar.suspend(|| eprintln!("pagelevel: error: {error:#}"));
                 continue;
             }
         };

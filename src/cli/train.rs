@@ -72,7 +72,7 @@ impl TrainProgress for Bars {
     }
 
     fn message(&mut self, text: &str) {
-        self.bar.println(format!("pagelevel: warning: {text}"));
+        self.bar.suspend(|| eprintln!("pagelevel: warning: {text}"));
     }
 }
 

@@ -164,7 +164,7 @@ impl Renderer {
             &self.options.limits,
         )?;
         let parse_ms = parse_started.elapsed().as_secs_f64() * 1000.0;
-        let key = self.cache_key(source);
+        let key = self.cache_key(source, page.encoding);
         if let Some(layout) = self
             .options
             .cache
@@ -199,7 +199,7 @@ impl Renderer {
         })
     }
 
-    fn cache_key(&self, source: &PageSource) -> String {
+    fn cache_key(&self, source: &PageSource, encoding: &str) -> String {
         let url = source.url.as_ref().map(Url::as_str).unwrap_or("");
         let root = source
             .web_root
@@ -213,7 +213,7 @@ impl Renderer {
         cache_key(&[
             &source.bytes,
             url.as_bytes(),
-            source.http_charset.as_deref().unwrap_or("").as_bytes(),
+            encoding.as_bytes(),
             root.as_bytes(),
             source.path_in_root.as_bytes(),
             source.base_href.as_deref().unwrap_or("").as_bytes(),

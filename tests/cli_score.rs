@@ -1,0 +1,267 @@
+//! `pagelevel score` as a user runs it, on real pages: the JSON contract, the other formats,
+//! the HTML report looked at in a real browser, and bad input that never takes a batch down.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn example_page() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/example/gnu.org/index.html")
+}
+
+fn news_page() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "../shared/datasets/labeled/l3s-gn1/original/01ccc7c5-a1d1-46e1-a5f7-43310df16575.html",
+    )
+}
+
+fn pagelevel(cache: &Path) -> Command {
+    let mut command = Command::cargo_bin("pagelevel").expect("binary");
+    command.env("PAGELEVEL_CACHE", cache);
+    command
+}
+
+fn score_json(cache: &Path, extra: &[&str]) -> Value {
+    let output = pagelevel(cache)
+        .arg("score")
+        .args(extra)
+        .arg(example_page())
+        .output()
+        .expect("runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("one JSON document")
+}
+
+#[test]
+fn score_gives_every_node_a_verdict_and_separates_the_article_from_the_footer() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let page = score_json(cache.path(), &[]);
+    let nodes = page["nodes"].as_array().expect("nodes");
+    let sections = page["sections"].as_array().expect("sections");
+    let section_ids: Vec<u64> = sections.iter().filter_map(|s| s["id"].as_u64()).collect();
+    assert_eq!(section_ids[0], 0, "the root starts the first section");
+    for (index, node) in nodes.iter().enumerate() {
+        assert_eq!(node["id"], index);
+        for field in [
+            "parent", "tag", "xpath", "box", "score", "smoothed", "template", "section",
+        ] {
+            assert!(node.get(field).is_some(), "node {index} lacks {field}");
+        }
+        assert!(section_ids.contains(&node["section"].as_u64().expect("section id")));
+        if let (Some(score), Some(smoothed)) = (node["score"].as_f64(), node["smoothed"].as_f64()) {
+            assert!((0.0..=1.0).contains(&score) && (0.0..=1.0).contains(&smoothed));
+        }
+        let parent_smoothed = node["parent"]
+            .as_u64()
+            .and_then(|p| nodes[p as usize]["smoothed"].as_f64());
+        if let (Some(mine), Some(parent)) = (node["smoothed"].as_f64(), parent_smoothed) {
+            assert!(
+                mine >= parent - 1e-12,
+                "node {index} smoothed below its parent"
+            );
+        }
+    }
+    assert_eq!(nodes[0]["xpath"], "/html[1]");
+    for section in sections {
+        for field in ["id", "score", "template", "text_chars"] {
+            assert!(section.get(field).is_some(), "a section lacks {field}");
+        }
+    }
+    let content = page["content_text"].as_str().expect("content text");
+    assert!(content.contains("GNU is a Unix-like operating system that is free software"));
+    assert!(
+        !content.contains("Copyright Infringement Notification"),
+        "the footer is template"
+    );
+    for stage in [
+        "render",
+        "parse",
+        "features",
+        "classify",
+        "smooth",
+        "non_render_total",
+    ] {
+        assert!(
+            page["timings_ms"][stage].as_f64().is_some(),
+            "no {stage} timing"
+        );
+    }
+}
+
+#[test]
+fn without_smoothing_the_smoothed_value_is_the_classifier_score() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let page = score_json(cache.path(), &["--no-smooth"]);
+    for node in page["nodes"].as_array().expect("nodes") {
+        assert_eq!(node["score"], node["smoothed"]);
+    }
+}
+
+#[test]
+fn text_csv_and_jsonl_formats_carry_the_same_verdicts() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let text = pagelevel(cache.path())
+        .args(["score", "--format", "text"])
+        .arg(example_page())
+        .output()
+        .expect("runs");
+    let text = String::from_utf8(text.stdout).expect("utf-8");
+    assert!(
+        text.contains("\n\nGNU is a Unix-like operating system"),
+        "paragraphs are separated"
+    );
+
+    let csv = pagelevel(cache.path())
+        .args(["score", "--format", "csv"])
+        .arg(example_page())
+        .output()
+        .expect("runs");
+    let csv = String::from_utf8(csv.stdout).expect("utf-8");
+    let mut lines = csv.lines();
+    assert!(
+        lines.next().expect("header").starts_with(
+            "page,id,parent,tag,xpath,x,y,width,height,score,smoothed,template,section"
+        )
+    );
+    let json = score_json(cache.path(), &[]);
+    assert_eq!(
+        lines.count(),
+        json["nodes"].as_array().expect("nodes").len()
+    );
+
+    let jsonl = pagelevel(cache.path())
+        .args(["score", "--quiet"])
+        .arg(example_page())
+        .arg(news_page())
+        .output()
+        .expect("runs");
+    assert!(jsonl.status.success());
+    let lines: Vec<Value> = String::from_utf8(jsonl.stdout)
+        .expect("utf-8")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 2, "two pages give JSON lines by default");
+    assert_eq!(lines[0]["content_text"], json["content_text"]);
+    assert!(lines[1]["template_text_share"].as_f64().is_some());
+}
+
+#[test]
+fn the_html_report_shows_the_screenshot_with_sections_outlined_in_a_real_browser() {
+    use pagelevel::render::{PageSource, RenderOptions, Renderer};
+    let cache = tempfile::tempdir().expect("temp dir");
+    let out = tempfile::tempdir().expect("temp dir");
+    let report = out.path().join("report.html");
+    pagelevel(cache.path())
+        .args(["score", "--format", "text", "--report"])
+        .arg(&report)
+        .arg(example_page())
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&report).expect("report written");
+    assert!(
+        html.contains("data:image/jpeg;base64,"),
+        "the screenshot is embedded"
+    );
+    // Open the report in Chromium and check what a person would see.
+    let mut renderer = Renderer::new(RenderOptions {
+        screenshot: true,
+        ..RenderOptions::default()
+    })
+    .expect("chromium");
+    let shown = renderer
+        .render(&PageSource::from_file(&report, None).expect("read"))
+        .expect("renders");
+    let dom = &shown.page.dom;
+    let picture = dom.first_with_tag("img").expect("screenshot img");
+    let picture_box = shown.layout_box(picture).expect("the picture is laid out");
+    assert!(
+        picture_box.width > 700.0 && picture_box.height > 300.0,
+        "{picture_box:?}"
+    );
+    let outlines: Vec<_> = dom
+        .ids()
+        .filter(|&id| dom.element(id).attribute("class") == Some("section"))
+        .filter_map(|id| shown.layout_box(id))
+        .collect();
+    assert!(
+        outlines.len() >= 5,
+        "only {} section outlines",
+        outlines.len()
+    );
+    for outline in &outlines {
+        assert!(
+            outline.x >= picture_box.x - 1.0
+                && outline.x + outline.width <= picture_box.x + picture_box.width + 1.0
+        );
+    }
+    let screenshot = shown.screenshot.expect("a picture of the report");
+    assert!(screenshot.len() > 20_000, "the report is not blank");
+}
+
+#[test]
+fn bad_pages_in_a_batch_are_reported_by_name_and_the_rest_are_scored() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let pages = tempfile::tempdir().expect("temp dir");
+    std::fs::copy(example_page(), pages.path().join("a-good.html")).expect("copy");
+    std::fs::write(pages.path().join("binary.html"), [0u8, 1, 2, 3, 255, 0, 7]).expect("write");
+    std::fs::write(pages.path().join("empty.html"), b"").expect("write");
+    let huge = vec![b'a'; 50 * 1024 * 1024];
+    std::fs::write(pages.path().join("huge.html"), huge).expect("write");
+    let output = pagelevel(cache.path())
+        .args(["score", "--format", "jsonl"])
+        .arg(pages.path())
+        .arg(pages.path().join("missing.html"))
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1), "some pages failed");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    for (name, cause) in [
+        ("binary.html", "binary, not HTML"),
+        ("empty.html", "empty"),
+        ("huge.html", "over the limit"),
+        ("missing.html", "cannot read"),
+    ] {
+        assert!(
+            stderr
+                .lines()
+                .any(|l| l.contains(name) && l.contains(cause)),
+            "{name}: {stderr}"
+        );
+    }
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).lines().count(),
+        1,
+        "the good page is scored"
+    );
+}
+
+#[test]
+fn a_corrupt_model_or_a_bad_threshold_is_an_error_with_exit_code_2() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let directory = tempfile::tempdir().expect("temp dir");
+    let model = directory.path().join("model.json");
+    std::fs::write(&model, "{\"format\": \"something\"}").expect("write");
+    pagelevel(cache.path())
+        .args(["score", "--model"])
+        .arg(&model)
+        .arg(example_page())
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("model.json")
+                .and(predicate::str::contains("not a valid pagelevel model")),
+        );
+    pagelevel(cache.path())
+        .args(["score", "--threshold", "1.5"])
+        .arg(example_page())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--threshold"));
+}
