@@ -1,6 +1,6 @@
 //! Seeded random smoothing problems shaped like rendered DOM trees, for benchmarks and
-//! `pagelevel smooth --bench`: depth capped at [`MAX_DEPTH`], long sibling lists and a few hubs
-//! with hundreds of children, scores that drift from parent to child, areas that shrink with
+//! `pagelevel smooth --bench`: depth capped at [`MAX_DEPTH`] (mean depth about 15–20), sibling
+//! runs, and list containers with up to several hundred children, scores that drift from parent to child, areas that shrink with
 //! depth, and the paper's default penalty 0.01·A/Aᵢ.
 //!
 //! The generator is a SplitMix64 of a few lines rather than a `rand` dependency of the library:
@@ -21,23 +21,42 @@ pub fn dom_shaped_problem(nodes: usize, seed: u64) -> SmoothingProblem {
     let mut area = vec![1280.0 * 5000.0];
     let mut logit = vec![rng.normal()];
     let mut weight = vec![1.0];
+    // Children a node still accepts as a list container (a <ul>, a table body): most nodes
+    // none, one in fifty a heavy-tailed number up to a few hundred.
+    let mut list_room = vec![0u32];
     for node in 1..nodes {
         let last = node - 1;
         let draw = rng.unit();
         let mut p = if draw < 0.3 {
             // Nest inside the node just opened.
             last
-        } else if draw < 0.85 || node < 2 {
-            // Continue the list the last node is in.
+        } else if draw < 0.75 || node < 2 {
+            // A sibling of the node just opened.
             parent[last].unwrap_or(0)
+        } else if draw < 0.9 {
+            // Close elements up to the nearest enclosing list and add an item to it.
+            let mut list = last;
+            while list_room[list] == 0 && list != 0 {
+                list = parent[list].unwrap_or(0);
+            }
+            if list_room[list] > 0 {
+                list
+            } else {
+                parent[last].unwrap_or(0)
+            }
         } else {
-            // Join the parent of a random node: preferential attachment, which grows the few
-            // hubs (link lists, tables) with hundreds of children.
+            // Join the parent of a random node: preferential attachment.
             parent[1 + rng.below(node - 1)].unwrap_or(0)
         };
         while depth[p] + 1 >= MAX_DEPTH {
             p = parent[p].unwrap_or(0);
         }
+        list_room[p] = list_room[p].saturating_sub(1);
+        list_room.push(if rng.unit() < 0.02 {
+            (10.0 / (1.0 - rng.unit()).powf(1.2)).min(600.0) as u32
+        } else {
+            0
+        });
         parent.push(Some(p));
         depth.push(depth[p] + 1);
         area.push(area[p] * (0.35 + 0.6 * rng.unit()));
