@@ -17,3 +17,4 @@ pub mod pipeline;
 pub mod output;
 pub mod report;
 pub mod train;
+pub mod fetch;

@@ -1,0 +1,151 @@
+//! Page sources: where the bytes of the pipeline come from when they are not files on disk.
+//!
+//! Three sources yield the same [`FetchedPage`] (URL, bytes, HTTP charset): a WARC archive
+//! ([`read_warc`], grouped into sites by [`group_by_host`]), one URL ([`fetch_page`]) and a polite
+//! same-host crawl ([`crawl`]) that honours robots.txt ([`Robots`]) and samples pages at random
+//! with a seed, as the paper samples 200 random pages per site (Chakrabarti et al., WWW 2007, §5).
+
+mod warc;
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+use url::Url;
+
+pub use warc::{
+    WarcDamage, WarcPage, WarcScan, WarcSkips, group_by_host, parse_warc, read_warc, scan_warc,
+};
+
+/// One page as every source yields it: enough to call [`crate::page::Page::parse`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FetchedPage {
+    /// The page's address after redirects, used to resolve its links.
+    pub url: Url,
+    /// The body as served, with transfer and content encodings undone.
+    pub bytes: Vec<u8>,
+    /// The charset of the HTTP `Content-Type` header, when it named one.
+    pub charset: Option<String>,
+}
+
+/// The `User-Agent` sent with every request, and the product token robots.txt groups are
+/// matched against.
+pub const USER_AGENT: &str = concat!("pagelevel/", env!("CARGO_PKG_VERSION"));
+
+/// Why a page source failed.
+#[derive(Debug, Error)]
+pub enum FetchError {
+    #[error("cannot read the WARC file {path}: {source}")]
+    WarcIo {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "{path} is not a WARC file: it does not start with a `WARC/1.x` record header (gzip-compressed or plain)"
+    )]
+    NotWarc { path: PathBuf },
+    #[error(
+        "{path} is truncated: record {record} (at byte {offset} of the uncompressed stream) ends early — {cause}; re-download the file, or use `scan_warc` to keep the records before it"
+    )]
+    WarcTruncated {
+        path: PathBuf,
+        record: u64,
+        offset: u64,
+        cause: String,
+    },
+    #[error("{url} is not an http:// or https:// URL")]
+    UnsupportedScheme { url: String },
+    #[error("GET {url} failed: {source}")]
+    Http {
+        url: String,
+        #[source]
+        source: Box<ureq::Error>,
+    },
+    #[error("GET {url} timed out ({phase}); raise the timeout if the server is slow")]
+    Timeout { url: String, phase: String },
+    #[error("GET {url}: the body is larger than {limit} bytes")]
+    TooLarge { url: String, limit: u64 },
+    #[error("GET {url}: more than {limit} redirects")]
+    TooManyRedirects { url: String, limit: u32 },
+    #[error("GET {url}: redirected to {target}, another host, which this request does not follow")]
+    OffHostRedirect { url: String, target: String },
+    #[error("GET {url} answered HTTP {status}")]
+    Status { url: String, status: u16 },
+    #[error("GET {url}: the response is {content_type}, not HTML")]
+    NotHtml { url: String, content_type: String },
+    #[error(
+        "robots.txt of {origin} could not be read ({cause}); RFC 9309 says to treat the site as off limits until it can"
+    )]
+    RobotsUnreachable { origin: String, cause: String },
+    #[error("{url} is disallowed for {user_agent} by the site's robots.txt")]
+    DisallowedByRobots { url: String, user_agent: String },
+}
+
+/// The `charset` parameter of a `Content-Type` value, unquoted (`text/html; charset="utf-8"`).
+pub fn charset_from_content_type(content_type: &str) -> Option<String> {
+    content_type.split(';').skip(1).find_map(|parameter| {
+        let (name, value) = parameter.split_once('=')?;
+        if !name.trim().eq_ignore_ascii_case("charset") {
+            return None;
+        }
+        let value = value.trim().trim_matches(|c| c == '"' || c == '\'').trim();
+        (!value.is_empty()).then(|| value.to_string())
+    })
+}
+
+/// Whether a response is an HTML page: by its `Content-Type`, or, when the server sent none, by
+/// the body's first markup (as browsers sniff).
+pub fn is_html(content_type: Option<&str>, body: &[u8]) -> bool {
+    match content_type {
+        Some(content_type) => {
+            let media_type = content_type
+                .split(';')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_ascii_lowercase();
+            media_type == "text/html" || media_type == "application/xhtml+xml"
+        }
+        None => looks_like_html(body),
+    }
+}
+
+/// How many leading bytes are sniffed for markup when a response has no `Content-Type`.
+const SNIFF_BYTES: usize = 512;
+
+fn looks_like_html(body: &[u8]) -> bool {
+    let head = &body[..body.len().min(SNIFF_BYTES)];
+    let head = String::from_utf8_lossy(head).to_ascii_lowercase();
+    let head = head.trim_start_matches('\u{feff}').trim_start();
+    ["<!doctype html", "<html", "<head", "<body", "<!--"]
+        .iter()
+        .any(|start| head.starts_with(start))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn charset_is_read_from_quoted_and_spaced_parameters() {
+        assert_eq!(
+            charset_from_content_type("text/html; charset=\"ISO-8859-1\"").as_deref(),
+            Some("ISO-8859-1")
+        );
+        assert_eq!(
+            charset_from_content_type("text/html;CHARSET = utf-8 ").as_deref(),
+            Some("utf-8")
+        );
+        assert_eq!(charset_from_content_type("text/html"), None);
+        assert_eq!(charset_from_content_type("text/html; charset="), None);
+    }
+
+    #[test]
+    fn html_is_recognised_by_media_type_or_sniffed_without_one() {
+        assert!(is_html(Some("text/html; charset=utf-8"), b""));
+        assert!(is_html(Some("application/xhtml+xml"), b""));
+        assert!(!is_html(Some("text/css"), b"<html>"));
+        assert!(is_html(None, b"\xef\xbb\xbf  <!DOCTYPE html><p>"));
+        assert!(!is_html(None, b"%PDF-1.4"));
+    }
+}
