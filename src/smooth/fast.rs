@@ -151,7 +151,9 @@ fn push_changes(f: &[Knot], values: &[f64], changes: &mut Vec<Change>) {
 /// Sums `changes` (sorted here) into the knots of one function, always with a knot at the first
 /// and the last candidate so that every linear piece has both ends stored.
 fn sum_changes(changes: &mut [Change], values: &[f64], g: &mut Vec<Knot>) {
-    changes.sort_unstable_by_key(|change| change.at);
+    // The changes arrive as one sorted run per child; the stable sort detects and merges runs,
+    // which measured about twice as fast as the unstable sort here.
+    changes.sort_by_key(|change| change.at);
     g.clear();
     let mut current = Knot {
         at: 0,
