@@ -1,5 +1,6 @@
 //! Command-line interface: one file per subcommand, each a thin client of the library.
 
+mod eval;
 mod render;
 mod score;
 mod sitelevel;
@@ -29,6 +30,9 @@ enum Command {
     Train(train::TrainArgs),
     /// Find the template shared by the pages of a saved site with a site-level method.
     Sitelevel(sitelevel::SitelevelArgs),
+    /// Evaluate PageLevel on human-labelled sets: template F1 (text, anchor text, links), ARI
+    /// of the segmentation, main-text F1, site-level baselines, the penalty sweep.
+    Eval(eval::EvalArgs),
 }
 
 /// How a command ended when it did not end in an error.
@@ -47,5 +51,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Smooth(args) => smooth::run(args),
         Command::Train(args) => train::run(args),
         Command::Sitelevel(args) => sitelevel::run(args),
+        Command::Eval(args) => eval::run(args),
     }
 }

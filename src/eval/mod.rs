@@ -7,11 +7,24 @@
 //! [`WordTruth`] (by aligning gold text to the page, see [`align`]); [`Counts`] tally
 //! detected-vs-gold template words per page, summed for the micro average and averaged per
 //! page for the macro average; [`adjusted_rand_index`] compares segmentations.
+//!
+//! Running the detector on a labelled page: [`PageText`] reads the words, leaves and links off
+//! the rendered arena DOM, [`PageRuns`] runs PageLevel's variants (Basic, Smooth, Smooth over a
+//! penalty sweep), [`PageRuns::evaluate`] scores each ([`score_page`]), Basic+Merge included
+//! ([`merge`]); [`summary`] totals a dataset and [`report`] writes the CSV, the markdown table
+//! in the paper's Table 1 layout, and the sweep plots.
 
 pub mod align;
 pub mod annotated;
 pub mod datasets;
+pub mod evaluate;
+pub mod merge;
 pub mod metrics;
+pub mod page_text;
+pub mod plot;
+pub mod report;
+pub mod scoring;
+pub mod summary;
 pub mod truth;
 
 use std::path::PathBuf;
@@ -23,8 +36,19 @@ pub use datasets::{
     BlockAnnotation, Dataset, DatasetFormat, DatasetSpec, Gold, LabelledBlock, LabelledPage,
     MainText, load_dataset,
 };
+pub use evaluate::{
+    EvalOptions, PageEvaluation, PageRuns, Segmentation, SitePageText, SweepGrid,
+    evaluate_site_method, page_gold,
+};
+pub use merge::{MERGE_DELTAS, merge_verdicts};
 pub use metrics::{Counts, MacroAverage, Scores, adjusted_rand_index};
-pub use truth::{L3sMapping, PageTruth, WordTruth, page_truth};
+pub use page_text::{Leaf, PageText, PageWord};
+pub use scoring::{BlockLevel, PageGold, PageScores, Verdicts, score_page, segmentation_ari};
+pub use summary::{
+    DatasetReport, FailedPage, Mean, PrecisionRecall, SweepPoint, VariantReport, VariantTotals,
+    best_merge_delta, sweep_points,
+};
+pub use truth::{GoldBlocks, L3sMapping, PageTruth, WordTruth, main_text_words, page_truth};
 
 /// Why a dataset could not be loaded.
 #[derive(Debug, Error)]

@@ -70,6 +70,8 @@ impl L3sMapping {
 pub struct GoldBlocks {
     /// The outermost level-1 block: the flat segmentation the README recommends.
     pub top: Option<u32>,
+    /// The innermost block of level 1 or 2: the two-level segmentation.
+    pub upto_level2: Option<u32>,
     /// The innermost block: the finer segmentation.
     pub innermost: Option<u32>,
 }
@@ -148,6 +150,38 @@ pub fn page_truth(
     Ok(PageTruth { truth, blocks })
 }
 
+/// The gold main text as words, for main-text extraction scores: what a main-text extractor
+/// should output. Comments are left out (they are content for template detection but not part
+/// of the article, the convention of Dragnet and L3S); for L3S-GN1 that leaves headline, full
+/// text and supplemental; for block or element labels, the words labelled not template.
+pub fn main_text_words(gold: &Gold) -> Result<Vec<String>, EvalError> {
+    Ok(match gold {
+        Gold::MainText(main) => word_tokens(&main.content),
+        Gold::TextBlocks(blocks) => blocks
+            .iter()
+            .filter(|block| {
+                matches!(
+                    block.class,
+                    Some(L3sClass::Headline | L3sClass::FullText | L3sClass::Supplemental)
+                )
+            })
+            .flat_map(|block| word_tokens(&block.text))
+            .collect(),
+        Gold::Blocks(annotation) => content_words(block_gold_words(&annotation.read_blocks()?)),
+        Gold::MarkedElements { annotated_path } => {
+            content_words(marked_gold_words(&read_annotated_html(annotated_path)?))
+        }
+    })
+}
+
+fn content_words(words: Vec<GoldWord>) -> Vec<String> {
+    words
+        .into_iter()
+        .filter(|gold| gold.truth == WordTruth::NotTemplate)
+        .map(|gold| gold.word)
+        .collect()
+}
+
 fn block_gold_words(texts: &[kreuzer::BlockText]) -> Vec<GoldWord> {
     texts
         .iter()
@@ -162,6 +196,12 @@ fn block_gold_words(texts: &[kreuzer::BlockText]) -> Vec<GoldWord> {
                     .blocks
                     .iter()
                     .find(|block| block.level == 1)
+                    .map(|block| block.id),
+                upto_level2: text
+                    .blocks
+                    .iter()
+                    .rev()
+                    .find(|block| (1..=2).contains(&block.level))
                     .map(|block| block.id),
                 innermost: text.blocks.last().map(|block| block.id),
             };

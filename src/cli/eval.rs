@@ -1,0 +1,405 @@
+//! `pagelevel eval`: PageLevel (Basic, Smooth, Basic+Merge) on human-labelled sets, scored as
+//! Section 6.1 of the paper does (template F1 over text, anchor text and links; ARI of the
+//! segmentation), with main-text F1, site-level baselines on multi-page sets, and the penalty
+//! sweep of Figures 2 and 3.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use pagelevel::eval::report::{
+    PAGE_CSV_HEADER, SWEEP_CSV_HEADER, markdown_summary, write_page_row, write_sweep_rows,
+};
+use pagelevel::eval::{
+    DatasetFormat, DatasetReport, DatasetSpec, EvalOptions, FailedPage, L3sMapping, LabelledPage,
+    PageEvaluation, PageRuns, PageScores, PageText, SitePageText, SweepGrid, VariantTotals,
+    best_merge_delta, evaluate_site_method, load_dataset, page_gold, plot, sweep_points,
+};
+use pagelevel::model::TemplateModel;
+use pagelevel::render::{LayoutCache, PageSource, RenderOptions, Renderer};
+use pagelevel::segment::{DEFAULT_THRESHOLD, SegmentOptions};
+use pagelevel::sitelevel::Method;
+use pagelevel::smooth::Penalty;
+
+use super::Outcome;
+
+/// Evaluate PageLevel on labelled datasets.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// A labelled set as FORMAT:PATH (repeatable); FORMAT is one of l3s-gn1, cleaneval,
+    /// cleanportaleval, dragnet, big9, kreuzer, native.
+    #[arg(long = "dataset", required = true, value_name = "FORMAT:PATH")]
+    datasets: Vec<DatasetSpec>,
+    /// Model file (default: the model shipped with pagelevel).
+    #[arg(long)]
+    model: Option<PathBuf>,
+    /// Write per-page CSV, summary markdown/JSON, sweep CSV and plots into this directory.
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
+    /// Print one JSON object per dataset instead of the markdown summary.
+    #[arg(long)]
+    json: bool,
+    /// Evaluate only the first N pages of each dataset.
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+    /// Smoothed templateness at or above which a node is template.
+    #[arg(long, default_value_t = DEFAULT_THRESHOLD)]
+    threshold: f64,
+    /// The penalty constant c of γᵢ = c·A/Aᵢ.
+    #[arg(long, default_value_t = Penalty::default().scale)]
+    penalty_scale: f64,
+    /// Sweep the penalty (Figures 2 and 3) and the threshold.
+    #[arg(long)]
+    sweep_penalty: bool,
+    /// Penalty multipliers of the sweep.
+    #[arg(long, value_delimiter = ',', default_values_t = SweepGrid::default().multipliers)]
+    multipliers: Vec<f64>,
+    /// Thresholds of the sweep.
+    #[arg(long, value_delimiter = ',', default_values_t = SweepGrid::default().thresholds)]
+    thresholds: Vec<f64>,
+    /// Skip the site-level methods on multi-page sets.
+    #[arg(long)]
+    no_sitelevel: bool,
+    /// Layout cache directory (default: `$PAGELEVEL_CACHE` or ~/.cache/pagelevel).
+    #[arg(long)]
+    cache_dir: Option<PathBuf>,
+    /// Render every page afresh.
+    #[arg(long)]
+    no_cache: bool,
+    /// Chromium binary.
+    #[arg(long)]
+    chromium: Option<PathBuf>,
+    /// No progress bar or timing line.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// A dataset's evaluated pages, per label mapping.
+struct DatasetRun {
+    spec: DatasetSpec,
+    mappings: Vec<(Option<&'static str>, Vec<(String, PageEvaluation)>)>,
+    failed: Vec<FailedPage>,
+    site_pages: BTreeMap<String, Vec<SitePageText>>,
+    mean_sections: f64,
+}
+
+pub fn run(args: EvalArgs) -> anyhow::Result<Outcome> {
+    if !(0.0..=1.0).contains(&args.threshold) {
+        anyhow::bail!(
+            "--threshold must be between 0 and 1, got {}",
+            args.threshold
+        );
+    }
+    let model = match &args.model {
+        Some(path) => TemplateModel::load(path)?,
+        None => TemplateModel::builtin()?,
+    };
+    let options = EvalOptions {
+        segment: SegmentOptions {
+            threshold: args.threshold,
+            penalty: Penalty {
+                scale: args.penalty_scale,
+                ..Penalty::default()
+            },
+            ..SegmentOptions::default()
+        },
+        sweep: args.sweep_penalty.then(|| SweepGrid {
+            multipliers: args.multipliers.clone(),
+            thresholds: args.thresholds.clone(),
+        }),
+    };
+    let datasets = args
+        .datasets
+        .iter()
+        .map(|spec| {
+            let mut dataset = load_dataset(spec)?;
+            if let Some(limit) = args.limit {
+                dataset.pages.truncate(limit);
+            }
+            Ok((spec.clone(), dataset))
+        })
+        .collect::<Result<Vec<_>, pagelevel::eval::EvalError>>()?;
+    let mut renderer = Renderer::new(RenderOptions {
+        chromium: args.chromium.clone(),
+        cache: (!args.no_cache).then(|| {
+            LayoutCache::new(
+                args.cache_dir
+                    .clone()
+                    .unwrap_or_else(LayoutCache::default_directory),
+            )
+        }),
+        ..RenderOptions::default()
+    })?;
+    let total: usize = datasets.iter().map(|(_, d)| d.pages.len()).sum();
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(total as u64).with_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} pages ({per_sec}, eta {eta}) {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        )
+    };
+    let started = Instant::now();
+    let mut reports = Vec::new();
+    let mut page_rows = csv::Writer::from_writer(Vec::new());
+    page_rows.write_record(PAGE_CSV_HEADER)?;
+    for (spec, dataset) in &datasets {
+        bar.set_message(spec.format.name());
+        let run = evaluate_dataset(spec, &dataset.pages, &model, &options, &mut renderer, &bar);
+        for failure in &run.failed {
+            bar.println(format!(
+                "pagelevel: {}: page {} failed: {}",
+                spec, failure.page, failure.error
+            ));
+        }
+        reports.extend(dataset_reports(
+            &run,
+            &options,
+            !args.no_sitelevel,
+            &mut page_rows,
+            &bar,
+        )?);
+    }
+    bar.finish_and_clear();
+    let failed: usize = reports.iter().map(|r| r.failed.len()).sum();
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        for report in &reports {
+            let mut compact = report.clone();
+            compact.sweep.clear();
+            serde_json::to_writer(&mut stdout, &compact)?;
+            stdout.write_all(b"\n")?;
+        }
+    } else {
+        stdout.write_all(markdown_summary(&reports).as_bytes())?;
+    }
+    stdout.flush()?;
+    if let Some(directory) = &args.report {
+        write_report(directory, &reports, page_rows)?;
+    }
+    if !args.quiet {
+        eprintln!(
+            "evaluated {total} pages in {:.1} s; {failed} failed",
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(if failed > 0 {
+        Outcome::SomeFailed
+    } else {
+        Outcome::Success
+    })
+}
+
+fn mappings(format: DatasetFormat) -> Vec<(Option<&'static str>, L3sMapping)> {
+    match format {
+        DatasetFormat::L3sGn1 => vec![
+            (Some("standard"), L3sMapping::Standard),
+            (Some("strict"), L3sMapping::Strict),
+        ],
+        _ => vec![(None, L3sMapping::Standard)],
+    }
+}
+
+fn evaluate_dataset(
+    spec: &DatasetSpec,
+    pages: &[LabelledPage],
+    model: &TemplateModel,
+    options: &EvalOptions,
+    renderer: &mut Renderer,
+    bar: &ProgressBar,
+) -> DatasetRun {
+    let mappings = mappings(spec.format);
+    let mut run = DatasetRun {
+        spec: spec.clone(),
+        mappings: mappings
+            .iter()
+            .map(|(name, _)| (*name, Vec::new()))
+            .collect(),
+        failed: Vec::new(),
+        site_pages: BTreeMap::new(),
+        mean_sections: 0.0,
+    };
+    let mut sections = 0usize;
+    for page in pages {
+        bar.inc(1);
+        let result = (|| -> anyhow::Result<()> {
+            let source = page_source(page)?;
+            let rendered = renderer.render(&source).context("cannot render")?;
+            let text = PageText::of(&rendered.page.dom, |id| rendered.layout_box(id).is_some());
+            let runs = PageRuns::of(&rendered, model, options).context("cannot score")?;
+            let mut evaluations = Vec::new();
+            for (index, (_, mapping)) in mappings.iter().enumerate() {
+                let gold = page_gold(&text, &page.gold, *mapping)?;
+                evaluations.push(runs.evaluate(&text, &gold, options));
+                if index == 0
+                    && let Some(group) = &page.site_group
+                {
+                    run.site_pages
+                        .entry(group.clone())
+                        .or_default()
+                        .push(SitePageText {
+                            page: rendered.page.clone(),
+                            text: text.clone(),
+                            gold,
+                        });
+                }
+            }
+            sections += runs.smooth_sections;
+            for ((_, pages), evaluation) in run.mappings.iter_mut().zip(evaluations) {
+                pages.push((page.name.clone(), evaluation));
+            }
+            Ok(())
+        })();
+        if let Err(error) = result {
+            run.failed.push(FailedPage {
+                page: page.name.clone(),
+                error: format!("{error:#}"),
+            });
+        }
+    }
+    let evaluated = run.mappings.first().map_or(0, |(_, pages)| pages.len());
+    run.mean_sections = sections as f64 / evaluated.max(1) as f64;
+    run
+}
+
+/// How a labelled page is rendered: from its folder as web root, with the set's URL (for link
+/// resolution) and `<base href>` (Kreuzer's copied assets).
+fn page_source(page: &LabelledPage) -> anyhow::Result<PageSource> {
+    let mut source = PageSource::from_file(&page.html_path, None)
+        .with_context(|| format!("cannot read {}", page.html_path.display()))?;
+    if let Some(url) = page
+        .url
+        .as_deref()
+        .and_then(|url| url::Url::parse(url).ok())
+    {
+        source.url = Some(url);
+    }
+    source.base_href = page.base_href.clone();
+    Ok(source)
+}
+
+fn dataset_reports(
+    run: &DatasetRun,
+    options: &EvalOptions,
+    with_sitelevel: bool,
+    page_rows: &mut csv::Writer<Vec<u8>>,
+    bar: &ProgressBar,
+) -> anyhow::Result<Vec<DatasetReport>> {
+    let dataset = run.spec.to_string();
+    let mut reports = Vec::new();
+    for (index, (mapping, pages)) in run.mappings.iter().enumerate() {
+        let label = match mapping {
+            Some(mapping) => format!("{dataset} ({mapping})"),
+            None => dataset.clone(),
+        };
+        let evaluations: Vec<PageEvaluation> = pages
+            .iter()
+            .map(|(_, evaluation)| evaluation.clone())
+            .collect();
+        let delta_index = best_merge_delta(&evaluations);
+        let merge_of = |evaluation: &PageEvaluation| {
+            evaluation
+                .merge
+                .get(delta_index)
+                .copied()
+                .unwrap_or_default()
+        };
+        let mut variants = BTreeMap::new();
+        variants.insert(
+            "basic",
+            VariantTotals::of(evaluations.iter().map(|e| &e.basic)).report(),
+        );
+        variants.insert(
+            "smooth",
+            VariantTotals::of(evaluations.iter().map(|e| &e.smooth)).report(),
+        );
+        let merged: Vec<PageScores> = evaluations.iter().map(merge_of).collect();
+        variants.insert("merge", VariantTotals::of(&merged).report());
+        for ((name, evaluation), merge) in pages.iter().zip(&merged) {
+            write_page_row(page_rows, &label, name, "basic", &evaluation.basic)?;
+            write_page_row(page_rows, &label, name, "smooth", &evaluation.smooth)?;
+            write_page_row(page_rows, &label, name, "merge", merge)?;
+        }
+        let mut sitelevel = BTreeMap::new();
+        if with_sitelevel && index == 0 && !run.site_pages.is_empty() {
+            for method in Method::ALL {
+                let mut totals = VariantTotals::default();
+                for (group, site) in &run.site_pages {
+                    match evaluate_site_method(method, site) {
+                        Ok(scores) => scores.iter().for_each(|page| totals.add(page)),
+                        Err(error) => bar.println(format!(
+                            "pagelevel: {dataset}: site-level {} skipped site {group}: {error}",
+                            method.name()
+                        )),
+                    }
+                }
+                sitelevel.insert(method.name(), totals.report());
+            }
+        }
+        reports.push(DatasetReport {
+            dataset: dataset.clone(),
+            mapping: *mapping,
+            pages: pages.len(),
+            failed: run.failed.clone(),
+            threshold: options.segment.threshold,
+            penalty_scale: options.segment.penalty.scale,
+            merge_delta: pagelevel::eval::MERGE_DELTAS[delta_index],
+            variants,
+            sitelevel,
+            sweep: options
+                .sweep
+                .as_ref()
+                .map(|grid| sweep_points(&evaluations, grid))
+                .unwrap_or_default(),
+            mean_sections: run.mean_sections,
+        });
+    }
+    Ok(reports)
+}
+
+fn write_report(
+    directory: &Path,
+    reports: &[DatasetReport],
+    page_rows: csv::Writer<Vec<u8>>,
+) -> anyhow::Result<()> {
+    std::fs::create_dir_all(directory)
+        .with_context(|| format!("cannot create {}", directory.display()))?;
+    let write = |name: &str, bytes: &[u8]| {
+        let path = directory.join(name);
+        std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))
+    };
+    write(
+        "pages.csv",
+        &page_rows
+            .into_inner()
+            .map_err(|error| anyhow::anyhow!("{error}"))?,
+    )?;
+    write("summary.md", markdown_summary(reports).as_bytes())?;
+    write("summary.json", &serde_json::to_vec_pretty(reports)?)?;
+    if reports.iter().any(|report| !report.sweep.is_empty()) {
+        let mut sweep = csv::Writer::from_writer(Vec::new());
+        sweep.write_record(SWEEP_CSV_HEADER)?;
+        for report in reports {
+            write_sweep_rows(
+                &mut sweep,
+                &pagelevel::eval::report::dataset_label(report),
+                &report.sweep,
+            )?;
+        }
+        write(
+            "sweep.csv",
+            &sweep
+                .into_inner()
+                .map_err(|error| anyhow::anyhow!("{error}"))?,
+        )?;
+        for figure in plot::sweep_figures(reports) {
+            write(&format!("{}.svg", figure.name), figure.svg.as_bytes())?;
+            plot::try_png(&directory.join(format!("{}.svg", figure.name)));
+        }
+    }
+    Ok(())
+}

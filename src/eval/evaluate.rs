@@ -1,0 +1,266 @@
+//! Evaluating one rendered, labelled page: the detector runs once per variant ([`PageRuns`]),
+//! then every variant is scored against the page's gold ([`PageRuns::evaluate`]) — twice for
+//! L3S-GN1, whose standard and strict label mappings share the runs.
+//!
+//! Thresholds are applied here rather than in the detector: the smoothing does not depend on the
+//! threshold, so one smoothing per penalty serves the whole threshold grid of a sweep.
+
+use crate::model::TemplateModel;
+use crate::page::{Dom, NodeId, Page};
+use crate::render::RenderedPage;
+use crate::segment::{SegmentError, SegmentOptions, SegmentedPage, segment_page};
+use crate::sitelevel::{Method, SiteLevelError};
+use crate::smooth::Penalty;
+
+use super::EvalError;
+use super::datasets::Gold;
+use super::merge::{MERGE_DELTAS, merge_verdicts};
+use super::page_text::PageText;
+use super::scoring::{PageGold, PageScores, Verdicts, score_page};
+use super::truth::{L3sMapping, main_text_words, page_truth};
+
+/// What an evaluation runs.
+#[derive(Debug, Clone)]
+pub struct EvalOptions {
+    /// Detector settings of the reported Smooth variant; its threshold also serves Basic and
+    /// Basic+Merge.
+    pub segment: SegmentOptions,
+    /// Penalty multipliers × thresholds to sweep (Figures 2 and 3); `None` for no sweep.
+    pub sweep: Option<SweepGrid>,
+}
+
+/// The grid of a sweep.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepGrid {
+    /// Factors multiplied into the penalty scale (the paper's x-axis).
+    pub multipliers: Vec<f64>,
+    pub thresholds: Vec<f64>,
+}
+
+impl Default for SweepGrid {
+    fn default() -> Self {
+        SweepGrid {
+            multipliers: vec![0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0],
+            thresholds: vec![0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7],
+        }
+    }
+}
+
+/// A detector run reduced to what scoring needs: a score and a section root per element.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Segmentation {
+    /// The (smoothed) templateness deciding each element: its own, or for elements the
+    /// detector hides, that of the nearest ancestor it scored — the value its verdict follows.
+    pub element_score: Vec<f64>,
+    pub section: Vec<NodeId>,
+}
+
+impl Segmentation {
+    /// The smoothed run's own sections.
+    pub fn of(segmented: &SegmentedPage, dom: &Dom) -> Segmentation {
+        let (element_score, _) = scores_and_owners(segmented, dom);
+        Segmentation {
+            element_score,
+            section: segmented.nodes.iter().map(|node| node.section).collect(),
+        }
+    }
+
+    /// Basic's segmentation as the paper reads it (Section 6.1, Figure 1: "almost every leaf is
+    /// in a group of its own"): without smoothing every scored element is its own group, and an
+    /// element the detector hides belongs to the scored ancestor whose score it takes.
+    pub fn unsmoothed(segmented: &SegmentedPage, dom: &Dom) -> Segmentation {
+        let (element_score, section) = scores_and_owners(segmented, dom);
+        Segmentation {
+            element_score,
+            section,
+        }
+    }
+
+    /// Verdicts at `threshold`, with or without the sections.
+    fn verdicts(&self, text: &PageText, threshold: f64, with_sections: bool) -> Verdicts {
+        let template: Vec<bool> = self
+            .element_score
+            .iter()
+            .map(|&score| score >= threshold)
+            .collect();
+        Verdicts::of_elements(text, &template, with_sections.then_some(&self.section[..]))
+    }
+}
+
+/// Each element's deciding score and the element that owns it: itself when the detector scored
+/// it, else its parent's owner (the nearest scored ancestor, whose value its verdict follows).
+fn scores_and_owners(segmented: &SegmentedPage, dom: &Dom) -> (Vec<f64>, Vec<NodeId>) {
+    let count = segmented.nodes.len();
+    let mut score = Vec::with_capacity(count);
+    let mut owner: Vec<NodeId> = Vec::with_capacity(count);
+    for (index, node) in segmented.nodes.iter().enumerate() {
+        let parent = dom
+            .elements
+            .get(index)
+            .and_then(|element| element.parent)
+            .filter(|parent| parent.index() < index);
+        match (node.smoothed, parent) {
+            (Some(value), _) => {
+                score.push(value);
+                owner.push(NodeId(index as u32));
+            }
+            (None, Some(parent)) => {
+                score.push(score[parent.index()]);
+                owner.push(owner[parent.index()]);
+            }
+            (None, None) => {
+                score.push(0.0);
+                owner.push(NodeId(index as u32));
+            }
+        }
+    }
+    (score, owner)
+}
+
+/// The detector's runs on one page: Basic, Smooth, and Smooth at every sweep multiplier.
+#[derive(Debug, Clone)]
+pub struct PageRuns {
+    pub basic: Segmentation,
+    pub smooth: Segmentation,
+    pub sweep: Vec<Segmentation>,
+    /// Sections of the reported Smooth run.
+    pub smooth_sections: usize,
+}
+
+/// One page's scores for every variant.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageEvaluation {
+    pub basic: PageScores,
+    pub smooth: PageScores,
+    /// Basic+Merge, one per [`MERGE_DELTAS`].
+    pub merge: Vec<PageScores>,
+    /// Smooth over the sweep grid, multiplier-major; empty without a sweep.
+    pub sweep_smooth: Vec<PageScores>,
+    /// Basic at each sweep threshold.
+    pub sweep_basic: Vec<PageScores>,
+    pub smooth_sections: usize,
+}
+
+impl PageRuns {
+    /// Runs the detector's variants on a rendered page.
+    pub fn of(
+        rendered: &RenderedPage,
+        model: &TemplateModel,
+        options: &EvalOptions,
+    ) -> Result<PageRuns, SegmentError> {
+        let dom = &rendered.page.dom;
+        let run = |smooth: bool, scale: f64| -> Result<(Segmentation, usize), SegmentError> {
+            let segment = SegmentOptions {
+                smooth,
+                penalty: Penalty {
+                    scale,
+                    ..options.segment.penalty
+                },
+                ..options.segment.clone()
+            };
+            let segmented = segment_page(rendered, model, &segment)?;
+            let segmentation = if smooth {
+                Segmentation::of(&segmented, dom)
+            } else {
+                Segmentation::unsmoothed(&segmented, dom)
+            };
+            Ok((segmentation, segmented.sections.len()))
+        };
+        let scale = options.segment.penalty.scale;
+        let (basic, _) = run(false, scale)?;
+        let (smooth, smooth_sections) = run(true, scale)?;
+        let sweep = match &options.sweep {
+            Some(grid) => grid
+                .multipliers
+                .iter()
+                .map(|multiplier| run(true, scale * multiplier).map(|(runs, _)| runs))
+                .collect::<Result<_, _>>()?,
+            None => Vec::new(),
+        };
+        Ok(PageRuns {
+            basic,
+            smooth,
+            sweep,
+            smooth_sections,
+        })
+    }
+
+    /// Scores every variant against the page's gold.
+    pub fn evaluate(
+        &self,
+        text: &PageText,
+        gold: &PageGold,
+        options: &EvalOptions,
+    ) -> PageEvaluation {
+        let threshold = options.segment.threshold;
+        let score = |verdicts: Verdicts| score_page(text, gold, &verdicts);
+        let thresholds = options
+            .sweep
+            .as_ref()
+            .map_or(&[][..], |grid| &grid.thresholds[..]);
+        PageEvaluation {
+            basic: score(self.basic.verdicts(text, threshold, true)),
+            smooth: score(self.smooth.verdicts(text, threshold, true)),
+            merge: MERGE_DELTAS
+                .iter()
+                .map(|&delta| {
+                    score(merge_verdicts(
+                        text,
+                        &self.basic.element_score,
+                        delta,
+                        threshold,
+                    ))
+                })
+                .collect(),
+            sweep_smooth: self
+                .sweep
+                .iter()
+                .flat_map(|run| {
+                    thresholds
+                        .iter()
+                        .map(|&threshold| score(run.verdicts(text, threshold, true)))
+                })
+                .collect(),
+            // Basic's sections depend on the threshold; only its detection is swept.
+            sweep_basic: thresholds
+                .iter()
+                .map(|&threshold| score(self.basic.verdicts(text, threshold, false)))
+                .collect(),
+            smooth_sections: self.smooth_sections,
+        }
+    }
+}
+
+/// The gold of a page aligned to its words.
+pub fn page_gold(text: &PageText, gold: &Gold, l3s: L3sMapping) -> Result<PageGold, EvalError> {
+    Ok(PageGold {
+        truth: page_truth(&text.word_texts(), gold, l3s)?,
+        main_text: main_text_words(gold)?,
+    })
+}
+
+/// A page of a multi-page set, kept for the site-level methods.
+#[derive(Debug, Clone)]
+pub struct SitePageText {
+    pub page: Page,
+    pub text: PageText,
+    pub gold: PageGold,
+}
+
+/// Scores a site-level method on the pages of one site group (their marks against the same
+/// gold, with the same word/link plumbing as PageLevel).
+pub fn evaluate_site_method(
+    method: Method,
+    pages: &[SitePageText],
+) -> Result<Vec<PageScores>, SiteLevelError> {
+    let parsed: Vec<Page> = pages.iter().map(|page| page.page.clone()).collect();
+    let marks = method.detector().detect(&parsed)?;
+    Ok(pages
+        .iter()
+        .zip(&marks)
+        .map(|(page, marks)| {
+            let verdicts = Verdicts::of_elements(&page.text, marks.flags(), None);
+            score_page(&page.text, &page.gold, &verdicts)
+        })
+        .collect())
+}

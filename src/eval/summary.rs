@@ -1,0 +1,298 @@
+//! Totals over a dataset: micro averages (summed counts), macro averages (mean of per-page
+//! scores), mean ARI; the choice of Basic+Merge's δ; and the serializable report of a dataset
+//! that `pagelevel eval --json` prints.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::evaluate::{PageEvaluation, SweepGrid};
+use super::merge::MERGE_DELTAS;
+use super::metrics::{Counts, MacroAverage, Scores};
+use super::scoring::PageScores;
+
+/// A mean over the pages where a value is defined.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Mean {
+    sum: f64,
+    count: u64,
+}
+
+impl Mean {
+    pub fn add(&mut self, value: Option<f64>) {
+        if let Some(value) = value {
+            self.sum += value;
+            self.count += 1;
+        }
+    }
+
+    pub fn value(&self) -> Option<f64> {
+        (self.count > 0).then(|| self.sum / self.count as f64)
+    }
+
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+}
+
+/// One variant's totals over the pages of a dataset.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct VariantTotals {
+    pub text: Counts,
+    pub anchor_text: Counts,
+    pub links: Counts,
+    pub main_text: Counts,
+    pub terms: Counts,
+    pub macro_text: MacroAverage,
+    pub macro_anchor_text: MacroAverage,
+    pub macro_links: MacroAverage,
+    pub macro_main_text: MacroAverage,
+    pub ari: Mean,
+    pub ari_level2: Mean,
+}
+
+impl VariantTotals {
+    pub fn add(&mut self, page: &PageScores) {
+        self.text += page.text;
+        self.anchor_text += page.anchor_text;
+        self.links += page.links;
+        self.main_text += page.main_text;
+        self.terms += page.terms;
+        self.macro_text.add_page(page.text);
+        self.macro_anchor_text.add_page(page.anchor_text);
+        self.macro_links.add_page(page.links);
+        self.macro_main_text.add_page(page.main_text);
+        self.ari.add(page.ari);
+        self.ari_level2.add(page.ari_level2);
+    }
+
+    pub fn of<'p>(pages: impl IntoIterator<Item = &'p PageScores>) -> VariantTotals {
+        let mut totals = VariantTotals::default();
+        pages.into_iter().for_each(|page| totals.add(page));
+        totals
+    }
+
+    pub fn report(&self) -> VariantReport {
+        VariantReport {
+            text: self.text.scores().into(),
+            anchor_text: self.anchor_text.scores().into(),
+            links: self.links.scores().into(),
+            ari: self.ari.value(),
+            ari_level2: self.ari_level2.value(),
+            ari_pages: self.ari.count(),
+            main_text: self.main_text.scores().into(),
+            terms: self.terms.scores().into(),
+            macro_average: MacroReport {
+                text: self.macro_text.scores().into(),
+                anchor_text: self.macro_anchor_text.scores().into(),
+                links: self.macro_links.scores().into(),
+                main_text: self.macro_main_text.scores().into(),
+            },
+        }
+    }
+}
+
+/// Precision, recall and F1, each `null` when undefined.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PrecisionRecall {
+    pub precision: Option<f64>,
+    pub recall: Option<f64>,
+    pub f1: Option<f64>,
+}
+
+impl From<Scores> for PrecisionRecall {
+    fn from(scores: Scores) -> Self {
+        PrecisionRecall {
+            precision: scores.precision,
+            recall: scores.recall,
+            f1: scores.f1,
+        }
+    }
+}
+
+/// Macro averages (mean of per-page scores).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct MacroReport {
+    pub text: PrecisionRecall,
+    pub anchor_text: PrecisionRecall,
+    pub links: PrecisionRecall,
+    pub main_text: PrecisionRecall,
+}
+
+/// One variant on one dataset: micro averages of the template class, mean ARI, main text.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct VariantReport {
+    pub text: PrecisionRecall,
+    pub anchor_text: PrecisionRecall,
+    pub links: PrecisionRecall,
+    /// Mean ARI against level-1 blocks over pages with block gold; `null` without.
+    pub ari: Option<f64>,
+    pub ari_level2: Option<f64>,
+    pub ari_pages: u64,
+    /// Main-text extraction (content as the positive class).
+    pub main_text: PrecisionRecall,
+    /// Vieira et al.'s term-level template scores.
+    pub terms: PrecisionRecall,
+    #[serde(rename = "macro")]
+    pub macro_average: MacroReport,
+}
+
+/// A page that could not be evaluated.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FailedPage {
+    pub page: String,
+    pub error: String,
+}
+
+/// One point of a sweep.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SweepPoint {
+    pub variant: &'static str,
+    /// Penalty multiplier (`null` for Basic).
+    pub multiplier: Option<f64>,
+    pub threshold: f64,
+    #[serde(flatten)]
+    pub scores: VariantReport,
+}
+
+/// Everything reported about one dataset.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DatasetReport {
+    pub dataset: String,
+    /// The gold label mapping when the set has several (L3S-GN1: `standard` or `strict`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mapping: Option<&'static str>,
+    /// Pages evaluated.
+    pub pages: usize,
+    pub failed: Vec<FailedPage>,
+    pub threshold: f64,
+    pub penalty_scale: f64,
+    /// The δ chosen for Basic+Merge.
+    pub merge_delta: f64,
+    /// `basic`, `smooth`, `merge`.
+    pub variants: BTreeMap<&'static str, VariantReport>,
+    /// Site-level methods on multi-page sets, by method name.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub sitelevel: BTreeMap<&'static str, VariantReport>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sweep: Vec<SweepPoint>,
+    /// Mean number of Smooth sections per page.
+    pub mean_sections: f64,
+}
+
+/// The δ of Basic+Merge with the best mean ARI (the paper's exhaustive search), or, on sets
+/// without block gold, the best text F1; ties go to the smaller δ. Returns its index in
+/// [`MERGE_DELTAS`].
+pub fn best_merge_delta(pages: &[PageEvaluation]) -> usize {
+    let totals: Vec<VariantTotals> = (0..MERGE_DELTAS.len())
+        .map(|index| VariantTotals::of(pages.iter().filter_map(|page| page.merge.get(index))))
+        .collect();
+    let quality = |totals: &VariantTotals| {
+        totals
+            .ari
+            .value()
+            .or(totals.text.scores().f1)
+            .unwrap_or(f64::NEG_INFINITY)
+    };
+    let mut best = 0;
+    for (index, candidate) in totals.iter().enumerate() {
+        if quality(candidate) > quality(&totals[best]) {
+            best = index;
+        }
+    }
+    best
+}
+
+/// The sweep points of a dataset: Smooth over multipliers × thresholds, Basic over thresholds.
+pub fn sweep_points(pages: &[PageEvaluation], grid: &SweepGrid) -> Vec<SweepPoint> {
+    let mut points = Vec::new();
+    for (t, &threshold) in grid.thresholds.iter().enumerate() {
+        let totals = VariantTotals::of(pages.iter().filter_map(|page| page.sweep_basic.get(t)));
+        points.push(SweepPoint {
+            variant: "basic",
+            multiplier: None,
+            threshold,
+            scores: totals.report(),
+        });
+    }
+    for (m, &multiplier) in grid.multipliers.iter().enumerate() {
+        for (t, &threshold) in grid.thresholds.iter().enumerate() {
+            let index = m * grid.thresholds.len() + t;
+            let totals =
+                VariantTotals::of(pages.iter().filter_map(|page| page.sweep_smooth.get(index)));
+            points.push(SweepPoint {
+                variant: "smooth",
+                multiplier: Some(multiplier),
+                threshold,
+                scores: totals.report(),
+            });
+        }
+    }
+    points
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(merge_ari: [Option<f64>; 8]) -> PageEvaluation {
+        PageEvaluation {
+            basic: PageScores::default(),
+            smooth: PageScores::default(),
+            merge: merge_ari
+                .iter()
+                .map(|&ari| PageScores {
+                    ari,
+                    ..PageScores::default()
+                })
+                .collect(),
+            sweep_smooth: Vec::new(),
+            sweep_basic: Vec::new(),
+            smooth_sections: 1,
+        }
+    }
+
+    #[test]
+    fn merge_delta_is_the_one_with_the_best_mean_ari() {
+        let a = page([
+            Some(0.1),
+            Some(0.2),
+            Some(0.6),
+            Some(0.3),
+            None,
+            None,
+            None,
+            None,
+        ]);
+        let b = page([
+            Some(0.1),
+            Some(0.2),
+            Some(0.4),
+            Some(0.5),
+            None,
+            None,
+            None,
+            None,
+        ]);
+        assert_eq!(best_merge_delta(&[a, b]), 2);
+    }
+
+    #[test]
+    fn variant_report_serializes_the_json_contract_keys() {
+        let mut totals = VariantTotals::default();
+        totals.add(&PageScores {
+            text: Counts {
+                tp: 1,
+                fp: 1,
+                fn_: 0,
+            },
+            ari: Some(0.5),
+            ..PageScores::default()
+        });
+        let json = serde_json::to_value(totals.report()).unwrap();
+        assert_eq!(json["text"]["precision"], 0.5);
+        assert_eq!(json["ari"], 0.5);
+        assert!(json["anchor_text"]["f1"].is_null());
+        assert!(json["links"].get("recall").is_some());
+    }
+}
