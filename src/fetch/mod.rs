@@ -5,6 +5,9 @@
 //! same-host crawl ([`crawl`]) that honours robots.txt ([`Robots`]) and samples pages at random
 //! with a seed, as the paper samples 200 random pages per site (Chakrabarti et al., WWW 2007, §5).
 
+mod crawl;
+mod http;
+mod robots;
 mod warc;
 
 use std::path::PathBuf;
@@ -12,6 +15,9 @@ use std::path::PathBuf;
 use thiserror::Error;
 use url::Url;
 
+pub use crawl::{CrawlOptions, crawl, fetch_page};
+pub use http::{HttpClient, HttpOptions, HttpResponse, RedirectPolicy};
+pub use robots::Robots;
 pub use warc::{
     WarcDamage, WarcPage, WarcScan, WarcSkips, group_by_host, parse_warc, read_warc, scan_warc,
 };
