@@ -23,7 +23,8 @@
 //! [`Algorithm::Paper`] is BuildError / IsotoneSmooth as published: an error and a decision per
 //! node and candidate, O(n·m) memory and O(n·m·log m) time for n nodes and m candidates — kept
 //! as the reference. [`Algorithm::Fast`] (the default) computes the same optimum with
-//! piecewise-linear cost functions whose breakpoints grow only with the subtree; see [`fast`].
+//! piecewise-linear cost functions whose breakpoints grow only with the subtree (`fast.rs`
+//! states how).
 //!
 //! Penalty functions and the hidden-node roll-up of Section 5.3 are in [`penalty`].
 
