@@ -234,6 +234,12 @@ fn a_record_with_a_wrong_length_is_skipped_and_reading_resumes_at_the_next_recor
     );
     assert_eq!(scan.damage.len(), 1);
     assert_eq!(scan.damage[0].record, 4);
+    assert_eq!(
+        scan.pages[1].record, 5,
+        "the record after the damage is the next one"
+    );
+    let resumed_at = bytes.len() - plain_archive(&records[6..]).len();
+    assert_eq!(scan.pages[1].offset, resumed_at as u64);
     assert!(!scan.damage[0].truncated);
     assert!(scan.damage[0].cause.contains("Content-Length"));
 }

@@ -184,8 +184,8 @@ enum Broken {
 struct RecordReader<R> {
     stream: Counted<R>,
     scan: WarcScan,
-    /// A record's first line, already read while resynchronizing.
-    pending_version_line: bool,
+    /// Where a record's first line started, when it was already read while resynchronizing.
+    pending_record: Option<u64>,
     headers_read: u64,
 }
 
@@ -194,7 +194,7 @@ impl<R: Read> RecordReader<R> {
         RecordReader {
             stream,
             scan: WarcScan::default(),
-            pending_version_line: false,
+            pending_record: None,
             headers_read: 0,
         }
     }
@@ -202,7 +202,9 @@ impl<R: Read> RecordReader<R> {
     /// Reads to the end; also returns how many record headers were read whole.
     fn read_all(mut self) -> (WarcScan, u64) {
         loop {
-            let offset = self.stream.consumed();
+            let offset = self
+                .pending_record
+                .unwrap_or_else(|| self.stream.consumed());
             let number = self.scan.records + 1;
             match self.read_record(number, offset) {
                 Ok(true) => self.scan.records = number,
@@ -234,7 +236,7 @@ impl<R: Read> RecordReader<R> {
     /// Reads one record; `Ok(false)` at a clean end of the archive.
     fn read_record(&mut self, number: u64, offset: u64) -> Result<bool, Broken> {
         let mut offset = offset;
-        if !self.pending_version_line {
+        if self.pending_record.take().is_none() {
             // Records are separated by CRLF CRLF; tolerate extra blank lines between them.
             let version = loop {
                 offset = self.stream.consumed();
@@ -251,7 +253,6 @@ impl<R: Read> RecordReader<R> {
                 )));
             }
         }
-        self.pending_version_line = false;
         let header = RecordHeader {
             number,
             offset,
@@ -344,12 +345,15 @@ impl<R: Read> RecordReader<R> {
     /// The two CRLFs after a block; anything else means Content-Length was wrong.
     fn read_record_end(&mut self) -> Result<(), Broken> {
         for _ in 0..2 {
+            let start = self.stream.consumed();
             match self.read_line()? {
                 // A missing final separator loses nothing.
                 None => return Ok(()),
                 Some(line) if line.trim().is_empty() => {}
                 Some(line) => {
-                    self.pending_version_line = line.starts_with("WARC/1.");
+                    if line.starts_with("WARC/1.") {
+                        self.pending_record = Some(start);
+                    }
                     return Err(Broken::Damaged(format!(
                         "the block is not followed by a blank line but by {:?}: its Content-Length is wrong",
                         abbreviate(&line)
@@ -402,14 +406,15 @@ impl<R: Read> RecordReader<R> {
 
     /// Skips to the next line that starts a WARC record, leaving it read as the pending line.
     fn resynchronize(&mut self) {
-        if self.pending_version_line {
+        if self.pending_record.is_some() {
             return;
         }
         loop {
+            let start = self.stream.consumed();
             match self.read_line() {
                 Ok(None) => return,
                 Ok(Some(line)) if line.starts_with("WARC/1.") => {
-                    self.pending_version_line = true;
+                    self.pending_record = Some(start);
                     return;
                 }
                 // Undecodable stretches (a corrupt gzip member) are part of what is skipped.
