@@ -30,12 +30,18 @@ pub struct SitelevelArgs {
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum MethodChoice {
     Frequency,
+    Pagelets,
+    Rtdm,
+    Msa,
 }
 
 impl From<MethodChoice> for Method {
     fn from(choice: MethodChoice) -> Method {
         match choice {
             MethodChoice::Frequency => Method::Frequency,
+            MethodChoice::Pagelets => Method::Pagelets,
+            MethodChoice::Rtdm => Method::Rtdm,
+            MethodChoice::Msa => Method::Msa,
         }
     }
 }

@@ -50,15 +50,22 @@ impl TemplateMarks {
         self.template.iter().filter(|&&flag| flag).count()
     }
 
-    /// The topmost marked elements: marked, with an unmarked (or no) parent. Listing these
-    /// instead of every marked element keeps reports short; in document order.
+    /// The topmost wholly template elements: marked with every descendant marked, under a
+    /// parent that is not. These are the template's blocks, listed instead of every marked
+    /// element to keep reports short (an element marked for its own text alone, like a
+    /// `<body>` the template frames, is not one); in document order.
     pub fn template_roots(&self, dom: &Dom) -> Vec<NodeId> {
+        let mut whole = vec![false; dom.len()];
+        for id in dom.ids().rev() {
+            whole[id.index()] =
+                self.is_template(id) && dom.element_children(id).all(|child| whole[child.index()]);
+        }
         dom.ids()
-            .filter(|&id| self.is_template(id))
+            .filter(|&id| whole[id.index()])
             .filter(|&id| {
                 dom.element(id)
                     .parent
-                    .is_none_or(|parent| !self.is_template(parent))
+                    .is_none_or(|parent| !whole[parent.index()])
             })
             .collect()
     }

@@ -17,6 +17,9 @@
 //! helpers on [`TemplateMarks`] give the same split for every method.
 
 pub mod frequency;
+pub mod msa;
+pub mod pagelets;
+pub mod rtdm;
 
 mod marks;
 mod site;
@@ -44,16 +47,27 @@ pub trait SiteTemplateDetector {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Method {
     Frequency,
+    Pagelets,
+    Rtdm,
+    Msa,
 }
 
 impl Method {
     /// Every method, in the order they are documented.
-    pub const ALL: [Method; 1] = [Method::Frequency];
+    pub const ALL: [Method; 4] = [
+        Method::Frequency,
+        Method::Pagelets,
+        Method::Rtdm,
+        Method::Msa,
+    ];
 
     /// The method's name as the CLI spells it.
     pub fn name(self) -> &'static str {
         match self {
             Method::Frequency => "frequency",
+            Method::Pagelets => "pagelets",
+            Method::Rtdm => "rtdm",
+            Method::Msa => "msa",
         }
     }
 
@@ -61,6 +75,9 @@ impl Method {
     pub fn detector(self) -> Box<dyn SiteTemplateDetector + Send + Sync> {
         match self {
             Method::Frequency => Box::new(frequency::Frequency::default()),
+            Method::Pagelets => Box::new(pagelets::Pagelets::default()),
+            Method::Rtdm => Box::new(rtdm::Rtdm::default()),
+            Method::Msa => Box::new(msa::Msa::default()),
         }
     }
 }
