@@ -264,3 +264,144 @@ pub fn evaluate_site_method(
         })
         .collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::truth::{GoldBlocks, PageTruth, WordTruth};
+    use crate::page::ParseLimits;
+    use crate::segment::{NodeVerdict, StageTimings};
+
+    /// `<html><head/><body><div nav><a>Home</a> <a>News</a></div><div main><p>Story text</p>
+    /// <p>More <b>story</b></p></div></body></html>`: elements 0 html, 1 head, 2 body, 3 nav,
+    /// 4 a, 5 a, 6 main, 7 p, 8 p, 9 b.
+    fn page() -> Page {
+        let html = r#"<html><head></head><body><div id="nav"><a href="/">Home</a> <a href="/n">News</a></div><div id="main"><p>Story text</p><p>More <b>story</b></p></div></body></html>"#;
+        Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).unwrap()
+    }
+
+    /// Smoothed values per element (`None` = hidden) with section roots.
+    fn segmented(smoothed: &[Option<f64>], sections: &[u32]) -> SegmentedPage {
+        SegmentedPage {
+            nodes: smoothed
+                .iter()
+                .zip(sections)
+                .map(|(&smoothed, &section)| NodeVerdict {
+                    score: smoothed,
+                    smoothed,
+                    template: smoothed.unwrap_or(0.0) >= 0.5,
+                    section: NodeId(section),
+                })
+                .collect(),
+            sections: Vec::new(),
+            content_text: String::new(),
+            template_text_share: 0.0,
+            smoothing_cost: 0.0,
+            timings: StageTimings::default(),
+        }
+    }
+
+    fn gold_blocks(text: &PageText) -> PageGold {
+        // Gold: the nav block (words of leaves 0, 1) and the main block (leaves 2..).
+        let blocks = text
+            .words
+            .iter()
+            .map(|word| {
+                let block = u32::from(word.leaf >= 2);
+                Some(GoldBlocks {
+                    top: Some(block),
+                    upto_level2: Some(block),
+                    innermost: Some(block),
+                })
+            })
+            .collect();
+        let truth = text
+            .words
+            .iter()
+            .map(|word| {
+                if word.leaf < 2 {
+                    WordTruth::Template
+                } else {
+                    WordTruth::NotTemplate
+                }
+            })
+            .collect();
+        PageGold {
+            truth: PageTruth {
+                truth,
+                blocks: Some(blocks),
+            },
+            main_text: vec!["story".into(), "text".into(), "more".into(), "story".into()],
+        }
+    }
+
+    #[test]
+    fn hidden_elements_take_the_score_and_section_of_their_nearest_scored_ancestor() {
+        let page = page();
+        let dom = &page.dom;
+        assert_eq!(dom.element(NodeId(9)).tag, "b");
+        // The links and the <b> are hidden; the smoothing found two sections: nav and main.
+        let smoothed = [
+            Some(0.3),
+            None,
+            Some(0.3),
+            Some(0.9),
+            None,
+            None,
+            Some(0.1),
+            Some(0.1),
+            Some(0.1),
+            None,
+        ];
+        let run = segmented(&smoothed, &[0, 0, 0, 3, 3, 3, 0, 0, 0, 0]);
+        let smooth = Segmentation::of(&run, dom);
+        assert_eq!(smooth.element_score[4], 0.9);
+        assert_eq!(smooth.element_score[9], 0.1);
+        let basic = Segmentation::unsmoothed(&run, dom);
+        assert_eq!(basic.section[4], NodeId(3));
+        assert_eq!(basic.section[9], NodeId(8));
+        assert_eq!(basic.section[7], NodeId(7));
+    }
+
+    #[test]
+    fn smoothing_sections_that_match_the_gold_blocks_score_ari_one_and_basic_scores_less() {
+        let page = page();
+        let dom = &page.dom;
+        let text = PageText::of(dom, |_| true);
+        // Leaves: Home, News, Story text, More, story.
+        assert_eq!(text.leaves.len(), 5);
+        let gold = gold_blocks(&text);
+        let smoothed = [
+            Some(0.3),
+            None,
+            Some(0.3),
+            Some(0.9),
+            None,
+            None,
+            Some(0.1),
+            Some(0.1),
+            Some(0.1),
+            None,
+        ];
+        let run = segmented(&smoothed, &[0, 0, 0, 3, 3, 3, 6, 6, 6, 6]);
+        let options = EvalOptions {
+            segment: SegmentOptions::default(),
+            sweep: None,
+        };
+        let runs = PageRuns {
+            basic: Segmentation::unsmoothed(&run, dom),
+            smooth: Segmentation::of(&run, dom),
+            sweep: Vec::new(),
+            smooth_sections: 3,
+        };
+        let evaluation = runs.evaluate(&text, &gold, &options);
+        assert_eq!(evaluation.smooth.ari, Some(1.0));
+        assert!(evaluation.basic.ari.unwrap() < 1.0);
+        assert_eq!(evaluation.smooth.text.scores().f1, Some(1.0));
+        assert_eq!(evaluation.smooth.links.scores().f1, Some(1.0));
+        assert_eq!(evaluation.smooth.main_text.scores().f1, Some(1.0));
+        // Merging leaves whose scores differ by < δ recovers the two blocks for every δ ≤ 0.8.
+        assert_eq!(evaluation.merge[0].ari, Some(1.0));
+        assert_eq!(evaluation.merge.len(), MERGE_DELTAS.len());
+    }
+}
