@@ -180,6 +180,23 @@ fn first_html(directory: &Path) -> PathBuf {
 }
 
 #[test]
+fn a_browser_connection_dropped_while_idle_is_relaunched_without_failing_the_page() {
+    let mut renderer = renderer(RenderOptions {
+        call_timeout: Duration::from_secs(1),
+        ..RenderOptions::default()
+    });
+    let page = first_html(&datasets().join("sites/postgresql-docs-docbook"));
+    let source = PageSource::from_file(&page, None).expect("read");
+    renderer.render(&source).expect("renders");
+    // Longer than the call timeout: headless_chrome closes the idle connection.
+    std::thread::sleep(Duration::from_millis(2_500));
+    let again = renderer
+        .render(&source)
+        .expect("renders after the idle period");
+    assert!(again.layout_box(NodeId(0)).is_some());
+}
+
+#[test]
 fn a_cached_layout_is_reused_and_matches_a_fresh_render() {
     let cache = tempfile::tempdir().expect("temp dir");
     let options = RenderOptions {

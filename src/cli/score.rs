@@ -108,6 +108,9 @@ pub struct ScoreArgs {
     /// Largest page accepted, in bytes.
     #[arg(long, default_value_t = ParseLimits::default().max_bytes)]
     max_bytes: usize,
+    /// Pages scored in parallel, each worker with its own browser (2 suits a 2-core machine).
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
     /// No progress bar or summary.
     #[arg(long, short)]
     quiet: bool,
@@ -158,7 +161,11 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
         screenshot: args.report.is_some(),
         ..RenderOptions::default()
     };
-    let mut scorer = Scorer::new(model, render, segment)?;
+    let jobs = args.jobs.clamp(1, pages.len().max(1));
+    let mut scorers = Vec::with_capacity(jobs);
+    for _ in 0..jobs {
+        scorers.push(Scorer::new(model.clone(), render.clone(), segment.clone())?);
+    }
     let single = pages.len() == 1;
     let format = args
         .format
@@ -185,8 +192,8 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
     };
     let started = Instant::now();
     let mut failed = 0;
-    for path in &pages {
-        let result = score_one(&mut scorer, path, &args);
+    score_in_order(&pages, scorers, &args, |index, result| {
+        let path = &pages[index];
         bar.inc(1);
         let scored = match result {
             Ok(scored) => scored,
@@ -194,7 +201,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
             Err(error) => {
                 failed += 1;
                 bar.suspend(|| eprintln!("pagelevel: error: {error:#}"));
-                continue;
+                return Ok(());
             }
         };
         let name = path.display().to_string();
@@ -226,7 +233,8 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
             std::fs::write(&target, html_report(&scored, &name, args.threshold))
                 .with_context(|| format!("cannot write the report {}", target.display()))?;
         }
-    }
+        Ok(())
+    })?;
     if let Some(writer) = csv_writer {
         let bytes = writer
             .into_inner()
@@ -248,6 +256,53 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
         Outcome::SomeFailed
     } else {
         Outcome::Success
+    })
+}
+
+/// Scores the pages with one worker per scorer and hands the results to `emit` in page order.
+fn score_in_order(
+    pages: &[PathBuf],
+    mut scorers: Vec<Scorer>,
+    args: &ScoreArgs,
+    mut emit: impl FnMut(usize, anyhow::Result<ScoredPage>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    if scorers.len() == 1 {
+        let scorer = &mut scorers[0];
+        for (index, path) in pages.iter().enumerate() {
+            emit(index, score_one(scorer, path, args))?;
+        }
+        return Ok(());
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        for mut scorer in scorers {
+            let (sender, next) = (sender.clone(), &next);
+            scope.spawn(move || {
+                loop {
+                    let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(path) = pages.get(index) else { break };
+                    if sender
+                        .send((index, score_one(&mut scorer, path, args)))
+                        .is_err()
+                    {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        // Results arrive in any order; hold them until their turn.
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut turn = 0;
+        for (index, result) in receiver {
+            waiting.insert(index, result);
+            while let Some(result) = waiting.remove(&turn) {
+                emit(turn, result)?;
+                turn += 1;
+            }
+        }
+        Ok(())
     })
 }
 

@@ -126,6 +126,11 @@ impl PageSource {
     }
 }
 
+/// True for the error of a browser connection that was already closed before this page.
+fn is_closed_connection(error: &RenderError) -> bool {
+    matches!(error, RenderError::Browser(cause) if cause.contains("connection is closed"))
+}
+
 /// Renders pages with one reused browser.
 pub struct Renderer {
     options: RenderOptions,
@@ -256,7 +261,7 @@ impl Renderer {
         );
         let (viewport, load_budget) = (self.options.viewport, self.options.load_budget);
         let screenshot = self.options.screenshot;
-        let result = self.session().and_then(|session| {
+        let measure = |session: &BrowserSession| {
             let layout = session.lay_out(url.as_str(), page.dom.len(), viewport, load_budget)?;
             let picture = if screenshot {
                 let height = layout.page_height.clamp(1.0, SCREENSHOT_MAX_HEIGHT);
@@ -265,7 +270,15 @@ impl Renderer {
                 None
             };
             Ok((layout, picture))
-        });
+        };
+        let mut result = self.session().and_then(measure);
+        if result.as_ref().is_err_and(is_closed_connection) {
+            // headless_chrome drops a connection that was idle for `call_timeout` (e.g. while
+            // a caller computed between pages): that is no fault of this page, so relaunch
+            // and try once more.
+            self.session = None;
+            result = self.session().and_then(measure);
+        }
         self.gate.withdraw(&host);
         if result.is_err() {
             // The browser may be hung or dead: the next page gets a new one.
