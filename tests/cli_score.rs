@@ -265,3 +265,82 @@ fn a_corrupt_model_or_a_bad_threshold_is_an_error_with_exit_code_2() {
         .code(2)
         .stderr(predicate::str::contains("--threshold"));
 }
+
+/// A WARC file with one HTML response record holding `body`.
+fn warc_with(url: &str, body: &[u8]) -> Vec<u8> {
+    let mut http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n".to_vec();
+    http.extend_from_slice(body);
+    let mut warc = format!(
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:1>\r\nWARC-Target-URI: {url}\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+        http.len()
+    )
+    .into_bytes();
+    warc.extend_from_slice(&http);
+    warc.extend_from_slice(b"\r\n\r\n");
+    warc
+}
+
+#[test]
+fn pages_from_a_warc_file_and_from_a_url_are_scored_from_their_bytes() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let directory = tempfile::tempdir().expect("temp dir");
+    let body = std::fs::read(example_page()).expect("read");
+    let warc = directory.path().join("crawl.warc");
+    std::fs::write(&warc, warc_with("http://www.gnu.org/", &body)).expect("write");
+    let output = pagelevel(cache.path())
+        .args(["score", "--format", "jsonl", "--quiet"])
+        .arg(&warc)
+        .output()
+        .expect("runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let line: Value = serde_json::from_slice(&output.stdout).expect("one JSON line");
+    assert_eq!(line["url"], "http://www.gnu.org/");
+    assert!(
+        line["content_text"]
+            .as_str()
+            .expect("text")
+            .contains("GNU is a Unix-like operating system")
+    );
+
+    // A one-page HTTP server on loopback: the page is fetched once, then rendered from its bytes.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("address").port();
+    let served = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = std::sync::Arc::clone(&served);
+    std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        for mut stream in listener.incoming().flatten() {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let mut request = [0u8; 4096];
+            let _ = stream.read(&mut request);
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = stream.write_all(head.as_bytes());
+            let _ = stream.write_all(&body);
+        }
+    });
+    let url = format!("http://127.0.0.1:{port}/index.html");
+    let output = pagelevel(cache.path())
+        .args(["score", "--format", "text", &url])
+        .output()
+        .expect("runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains("GNU is a Unix-like operating system")
+    );
+    assert_eq!(
+        served.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "fetched once; the browser never asks the server"
+    );
+}

@@ -8,6 +8,7 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use pagelevel::fetch::{CrawlOptions, FetchedPage, fetch_page, read_warc};
 use pagelevel::model::TemplateModel;
 use pagelevel::output::{page_line, page_output, write_csv_rows};
 use pagelevel::page::ParseLimits;
@@ -53,9 +54,11 @@ enum AlgorithmArg {
 /// Score pages: find each page's template and separate its content.
 #[derive(Debug, Args)]
 pub struct ScoreArgs {
-    /// HTML files, or directories whose .html/.htm files are all scored.
+    /// Pages: HTML files, directories (every .html/.htm under them), WARC files (.warc,
+    /// .warc.gz: every HTML response) or http(s) URLs (fetched once, then rendered from the
+    /// fetched bytes with every other request blocked).
     #[arg(required = true)]
-    pages: Vec<PathBuf>,
+    pages: Vec<String>,
     /// Model file (default: the model shipped with pagelevel).
     #[arg(long)]
     model: Option<PathBuf>,
@@ -117,7 +120,7 @@ pub struct ScoreArgs {
 }
 
 pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
-    let pages = collect_pages(&args.pages)?;
+    let pages = collect_inputs(&args.pages)?;
     let model = match &args.model {
         Some(path) => TemplateModel::load(path)?,
         None => TemplateModel::builtin()?,
@@ -204,7 +207,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
                 return Ok(());
             }
         };
-        let name = path.display().to_string();
+        let name = path.name();
         match format {
             Format::Json => {
                 serde_json::to_writer(&mut sink, &page_output(&scored))?;
@@ -228,7 +231,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
             let target = if single {
                 report.clone()
             } else {
-                report_path(report, path)
+                report_path(report, index, &name)
             };
             std::fs::write(&target, html_report(&scored, &name, args.threshold))
                 .with_context(|| format!("cannot write the report {}", target.display()))?;
@@ -261,7 +264,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
 
 /// Scores the pages with one worker per scorer and hands the results to `emit` in page order.
 fn score_in_order(
-    pages: &[PathBuf],
+    pages: &[PageInput],
     mut scorers: Vec<Scorer>,
     args: &ScoreArgs,
     mut emit: impl FnMut(usize, anyhow::Result<ScoredPage>) -> anyhow::Result<()>,
@@ -306,23 +309,98 @@ fn score_in_order(
     })
 }
 
-fn score_one(scorer: &mut Scorer, path: &Path, args: &ScoreArgs) -> anyhow::Result<ScoredPage> {
-    let mut source = PageSource::from_file(path, args.root.as_deref())
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    source.base_href = args.base_href.clone();
+/// One page to score, as the user named it.
+enum PageInput {
+    File(PathBuf),
+    Url(url::Url),
+    /// A page read from a WARC file.
+    Archived(FetchedPage),
+}
+
+impl PageInput {
+    fn name(&self) -> String {
+        match self {
+            PageInput::File(path) => path.display().to_string(),
+            PageInput::Url(url) => url.to_string(),
+            PageInput::Archived(page) => page.url.to_string(),
+        }
+    }
+}
+
+/// Expands the command line into pages: URLs, WARC records, directories' HTML files, files.
+fn collect_inputs(arguments: &[String]) -> anyhow::Result<Vec<PageInput>> {
+    let mut inputs = Vec::new();
+    for argument in arguments {
+        if argument.starts_with("http://") || argument.starts_with("https://") {
+            let url = url::Url::parse(argument)
+                .with_context(|| format!("{argument} is not a valid URL"))?;
+            inputs.push(PageInput::Url(url));
+            continue;
+        }
+        let lower = argument.to_ascii_lowercase();
+        if lower.ends_with(".warc") || lower.ends_with(".warc.gz") {
+            let pages = read_warc(Path::new(argument))?;
+            if pages.is_empty() {
+                anyhow::bail!("{argument} holds no HTML responses");
+            }
+            inputs.extend(
+                pages
+                    .into_iter()
+                    .map(|page| PageInput::Archived(page.into())),
+            );
+            continue;
+        }
+        let files = collect_pages(&[PathBuf::from(argument)])?;
+        inputs.extend(files.into_iter().map(PageInput::File));
+    }
+    Ok(inputs)
+}
+
+fn score_one(
+    scorer: &mut Scorer,
+    input: &PageInput,
+    args: &ScoreArgs,
+) -> anyhow::Result<ScoredPage> {
+    let mut source = match input {
+        PageInput::File(path) => PageSource::from_file(path, args.root.as_deref())
+            .with_context(|| format!("cannot read {}", path.display()))?,
+        PageInput::Url(url) => {
+            let page = fetch_page(url, &CrawlOptions::default())
+                .with_context(|| format!("cannot fetch {url}"))?;
+            PageSource::from_bytes(page.bytes, Some(page.url), page.charset)
+        }
+        PageInput::Archived(page) => PageSource::from_bytes(
+            page.bytes.clone(),
+            Some(page.url.clone()),
+            page.charset.clone(),
+        ),
+    };
+    if args.base_href.is_some() {
+        source.base_href = args.base_href.clone();
+    }
     if let Some(url) = &args.url {
         source.url = Some(url.clone());
     }
     scorer
         .score(&source)
-        .with_context(|| format!("cannot score {}", path.display()))
+        .with_context(|| format!("cannot score {}", input.name()))
 }
 
-/// `DIR/<file stem>.html` for a page's report in a batch.
-fn report_path(directory: &Path, page: &Path) -> PathBuf {
-    let stem = page
+/// `DIR/<number>-<file stem>.html` for a page's report in a batch (numbered: two pages may
+/// share a name).
+fn report_path(directory: &Path, index: usize, name: &str) -> PathBuf {
+    let stem: String = Path::new(name.trim_end_matches('/'))
         .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    directory.join(format!("{stem}.html"))
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    directory.join(format!("{:04}-{stem}.html", index + 1))
 }

@@ -131,6 +131,30 @@ fn is_closed_connection(error: &RenderError) -> bool {
     matches!(error, RenderError::Browser(cause) if cause.contains("connection is closed"))
 }
 
+impl PageSource {
+    /// A page known only by its bytes (fetched, or read from a WARC): nothing but the page
+    /// itself is served to the browser, so its subresources stay blocked.
+    pub fn from_bytes(
+        bytes: Vec<u8>,
+        url: Option<Url>,
+        http_charset: Option<String>,
+    ) -> PageSource {
+        let path_in_root = url
+            .as_ref()
+            .map(|url| url.path().to_string())
+            .filter(|path| path.starts_with('/'))
+            .unwrap_or_else(|| "/page.html".to_string());
+        PageSource {
+            bytes,
+            url,
+            http_charset,
+            web_root: None,
+            path_in_root,
+            base_href: None,
+        }
+    }
+}
+
 /// Renders pages with one reused browser.
 pub struct Renderer {
     options: RenderOptions,
