@@ -2,6 +2,7 @@
 
 mod eval;
 mod render;
+mod sample;
 mod score;
 mod sitelevel;
 mod smooth;
@@ -30,6 +31,8 @@ enum Command {
     Train(train::TrainArgs),
     /// Find the template shared by the pages of a saved site with a site-level method.
     Sitelevel(sitelevel::SitelevelArgs),
+    /// From a key page, find the pages sharing its template: a complete subdigraph of links.
+    Sample(sample::SampleArgs),
     /// Evaluate PageLevel on human-labelled sets: template F1 (text, anchor text, links), ARI
     /// of the segmentation, main-text F1, site-level baselines, the penalty sweep.
     Eval(eval::EvalArgs),
@@ -51,6 +54,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Smooth(args) => smooth::run(args),
         Command::Train(args) => train::run(args),
         Command::Sitelevel(args) => sitelevel::run(args),
+        Command::Sample(args) => sample::run(args),
         Command::Eval(args) => eval::run(args),
     }
 }

@@ -10,6 +10,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use pagelevel::page::ParseLimits;
+use pagelevel::sitelevel::pagelets::Pagelets;
 use pagelevel::sitelevel::{LoadedSite, Method, SiteSummary, TemplateMarks, load_site};
 
 #[derive(Debug, Args)]
@@ -25,6 +26,9 @@ pub struct SitelevelArgs {
     /// "template_nodes": [xpaths]}], "failed": [{"file", "reason"}]}.
     #[arg(long)]
     json: bool,
+    /// With --method pagelets: the global algorithm (a template's pages must be linked).
+    #[arg(long)]
+    global: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -70,6 +74,9 @@ struct FailureJson {
 
 pub fn run(args: SitelevelArgs) -> anyhow::Result<super::Outcome> {
     let method = Method::from(args.method);
+    if args.global && method != Method::Pagelets {
+        anyhow::bail!("--global applies to --method pagelets only");
+    }
     let site = load_site(&args.dir, &ParseLimits::default())?;
     for failure in &site.failures {
         eprintln!(
@@ -79,8 +86,14 @@ pub fn run(args: SitelevelArgs) -> anyhow::Result<super::Outcome> {
         );
     }
     let started = Instant::now();
-    let marks = method
-        .detector()
+    let detector = match method {
+        Method::Pagelets if args.global => Box::new(Pagelets {
+            global: true,
+            ..Pagelets::default()
+        }),
+        _ => method.detector(),
+    };
+    let marks = detector
         .detect(&site.parsed_pages())
         .with_context(|| format!("detecting the template of {}", args.dir.display()))?;
     let elapsed = started.elapsed();

@@ -20,6 +20,7 @@ pub mod frequency;
 pub mod msa;
 pub mod pagelets;
 pub mod rtdm;
+pub mod sample;
 
 mod marks;
 mod site;

@@ -1,0 +1,153 @@
+//! Where the sampler's pages come from: files of a saved site (`file://` URLs) or a polite
+//! crawl of one host over HTTP.
+
+use std::path::PathBuf;
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use url::Url;
+
+use crate::fetch::{HttpClient, HttpOptions, RedirectPolicy, Robots, USER_AGENT, is_html};
+use crate::page::{Page, ParseLimits};
+use crate::sitelevel::site::load_page;
+
+/// Loads the page behind a URL; the error is a sentence naming the cause.
+pub trait PageSource {
+    fn load(&mut self, url: &Url) -> Result<Page, String>;
+
+    /// The URL a link is known by; two links to one page must give the same URL.
+    fn canonical(&self, url: &Url) -> Url {
+        url.clone()
+    }
+}
+
+/// Pages of a saved site: `file://` URLs, a directory meaning its `index.html`.
+#[derive(Debug, Clone, Default)]
+pub struct DiskSource {
+    pub limits: ParseLimits,
+    /// The site's web root, for sites saved with root-absolute links (`/css/x.css`): a file
+    /// URL outside this directory is taken as relative to it.
+    pub root: Option<PathBuf>,
+}
+
+impl PageSource for DiskSource {
+    fn canonical(&self, url: &Url) -> Url {
+        let Some(root) = &self.root else {
+            return url.clone();
+        };
+        match url.to_file_path() {
+            Ok(path) if url.scheme() == "file" && !path.starts_with(root) => {
+                let below_root = path.strip_prefix("/").unwrap_or(&path);
+                Url::from_file_path(root.join(below_root)).unwrap_or_else(|()| url.clone())
+            }
+            _ => url.clone(),
+        }
+    }
+
+    fn load(&mut self, url: &Url) -> Result<Page, String> {
+        let mut path: PathBuf = self
+            .canonical(url)
+            .to_file_path()
+            .map_err(|()| format!("{url} is not a local file"))?;
+        if path.is_dir() {
+            path.push("index.html");
+        }
+        load_page(&path, &self.limits)
+    }
+}
+
+/// Pages of one web host, fetched politely: robots.txt is read first and obeyed, requests are
+/// spaced by `delay` (or the site's `Crawl-delay`, when longer), every request has timeouts,
+/// and redirects and requests never leave the host of the first URL loaded.
+pub struct HttpSource {
+    client: HttpClient,
+    limits: ParseLimits,
+    delay: Duration,
+    origin: Option<String>,
+    robots: Option<Robots>,
+    last_request_end: Option<Instant>,
+}
+
+impl HttpSource {
+    pub fn new(delay: Duration, timeout: Duration) -> HttpSource {
+        HttpSource {
+            client: HttpClient::new(HttpOptions {
+                connect_timeout: timeout,
+                read_timeout: timeout,
+                total_timeout: timeout,
+                redirects: RedirectPolicy::SameHost,
+                ..HttpOptions::default()
+            }),
+            limits: ParseLimits::default(),
+            delay,
+            origin: None,
+            robots: None,
+            last_request_end: None,
+        }
+    }
+
+    fn get(&mut self, url: &Url) -> Result<crate::fetch::HttpResponse, String> {
+        if let Some(end) = self.last_request_end {
+            let wait = self.delay.saturating_sub(end.elapsed());
+            sleep(wait);
+        }
+        let response = self.client.get(url).map_err(|error| error.to_string());
+        self.last_request_end = Some(Instant::now());
+        response
+    }
+
+    /// robots.txt of the host: a 2xx answer is obeyed, a 4xx allows everything, anything else
+    /// (5xx, unreachable) forbids everything, as RFC 9309 asks.
+    fn robots(&mut self, url: &Url) -> Result<&Robots, String> {
+        if self.robots.is_none() {
+            let robots_url = url.join("/robots.txt").map_err(|error| error.to_string())?;
+            let robots = match self.get(&robots_url) {
+                Ok(response) if (200..300).contains(&response.status) => {
+                    Robots::parse(&String::from_utf8_lossy(&response.body), USER_AGENT)
+                }
+                Ok(response) if (400..500).contains(&response.status) => Robots::allow_all(),
+                _ => Robots::disallow_all(),
+            };
+            if let Some(crawl_delay) = robots.crawl_delay() {
+                self.delay = self.delay.max(crawl_delay);
+            }
+            self.robots = Some(robots);
+        }
+        self.robots
+            .as_ref()
+            .ok_or_else(|| "robots.txt was not read".to_owned())
+    }
+}
+
+impl PageSource for HttpSource {
+    fn load(&mut self, url: &Url) -> Result<Page, String> {
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(format!("{url} is not an http(s) URL"));
+        }
+        let origin = url.origin().ascii_serialization();
+        match &self.origin {
+            Some(first) if *first != origin => {
+                return Err(format!("{url} is on another host than {first}"));
+            }
+            Some(_) => {}
+            None => self.origin = Some(origin),
+        }
+        if !self.robots(url)?.allows(url) {
+            return Err(format!("robots.txt disallows {url}"));
+        }
+        let response = self.get(url)?;
+        if !(200..300).contains(&response.status) {
+            return Err(format!("HTTP status {}", response.status));
+        }
+        if !is_html(response.header("content-type"), &response.body) {
+            return Err("not an HTML page".to_owned());
+        }
+        Page::parse(
+            &response.body,
+            Some(response.url.clone()),
+            response.charset.as_deref(),
+            &self.limits,
+        )
+        .map_err(|error| error.to_string())
+    }
+}
