@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use pagelevel::fetch::CrawlOptions;
 use pagelevel::model::FitOptions;
 use pagelevel::render::{LayoutCache, RenderOptions, Renderer};
 use pagelevel::sitelevel::Method;
@@ -45,6 +46,13 @@ pub struct TrainArgs {
     /// L2 regularization of the logistic models.
     #[arg(long, default_value_t = 1.0)]
     alpha: f64,
+    /// Seconds between two requests when crawling an http(s) site (robots.txt's Crawl-delay
+    /// wins when longer).
+    #[arg(long, default_value_t = 1.0)]
+    crawl_delay: f64,
+    /// Most requests made when crawling an http(s) site.
+    #[arg(long, default_value_t = 1000)]
+    max_fetches: usize,
     /// Layout cache directory (default: `$PAGELEVEL_CACHE` or ~/.cache/pagelevel).
     #[arg(long)]
     cache_dir: Option<PathBuf>,
@@ -89,6 +97,11 @@ pub fn run(args: TrainArgs) -> anyhow::Result<Outcome> {
             alpha: args.alpha,
             seed: args.seed,
             ..FitOptions::default()
+        },
+        crawl: CrawlOptions {
+            delay: std::time::Duration::from_secs_f64(args.crawl_delay.max(0.0)),
+            max_fetches: args.max_fetches,
+            ..CrawlOptions::default()
         },
     };
     let cache = LayoutCache::new(

@@ -19,6 +19,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::features;
+use crate::fetch::{CrawlOptions, FetchedPage, crawl, group_by_host, read_warc};
 use crate::model::fit::FitError;
 use crate::model::{
     BucketMetrics, FitOptions, LabelledNode, TemplateModel, TrainingSummary, evaluate_model,
@@ -64,6 +65,8 @@ pub struct TrainOptions {
     pub holdout_every: usize,
     pub seed: u64,
     pub fit: FitOptions,
+    /// How `http(s)://` sites are crawled (delay, timeouts, fetch budget).
+    pub crawl: CrawlOptions,
 }
 
 impl Default for TrainOptions {
@@ -76,6 +79,7 @@ impl Default for TrainOptions {
             holdout_every: 5,
             seed: 7,
             fit: FitOptions::default(),
+            crawl: CrawlOptions::default(),
         }
     }
 }
@@ -123,50 +127,115 @@ pub trait TrainProgress {
 pub struct Silent;
 impl TrainProgress for Silent {}
 
-/// Renders and labels one saved site.
-pub fn label_site(
-    renderer: &mut Renderer,
-    site: &SiteSource,
-    options: &TrainOptions,
-    progress: &mut dyn TrainProgress,
-) -> Result<LabelledSite, TrainError> {
+/// The pages of one site, ready to render.
+#[derive(Debug, Clone)]
+pub struct SitePages {
+    pub name: String,
+    pub sources: Vec<PageSource>,
+    /// Pages that could not even be read, with the reason.
+    pub unreadable: Vec<(String, String)>,
+}
+
+/// Expands a `sites.txt` entry into sites: a directory is one site; a WARC file is one site per
+/// host; a URL is crawled politely. Each site keeps a seeded random sample of `max_pages` pages,
+/// as the paper samples 200 random pages per site.
+pub fn site_pages(site: &SiteSource, options: &TrainOptions) -> Result<Vec<SitePages>, TrainError> {
     let name = site.name();
     let site_error = |cause: String| TrainError::Site {
         site: name.clone(),
         cause,
     };
-    let directory = match site {
-        SiteSource::Directory(directory) => directory,
+    let mut rng = StdRng::seed_from_u64(options.seed);
+    match site {
+        SiteSource::Directory(directory) => {
+            let mut files = html_files(directory).map_err(|error| site_error(error.to_string()))?;
+            files.shuffle(&mut rng);
+            files.truncate(options.max_pages);
+            files.sort();
+            let mut sources = Vec::new();
+            let mut unreadable = Vec::new();
+            for file in files {
+                match PageSource::from_file(&file, Some(directory)) {
+                    Ok(source) => sources.push(source),
+                    Err(error) => unreadable.push((file.display().to_string(), error.to_string())),
+                }
+            }
+            Ok(vec![SitePages {
+                name,
+                sources,
+                unreadable,
+            }])
+        }
         SiteSource::Warc(path) => {
-            return Err(site_error(format!(
-                "{}: reading WARC files is not built yet; extract the pages to a directory",
-                path.display()
-            )));
+            let pages = read_warc(path).map_err(|error| site_error(error.to_string()))?;
+            Ok(group_by_host(pages)
+                .into_iter()
+                .map(|(host, mut pages)| {
+                    pages.shuffle(&mut rng);
+                    pages.truncate(options.max_pages);
+                    SitePages {
+                        name: format!("{name}:{host}"),
+                        sources: pages
+                            .into_iter()
+                            .map(|page| {
+                                let page: FetchedPage = page.into();
+                                PageSource::from_bytes(page.bytes, Some(page.url), page.charset)
+                            })
+                            .collect(),
+                        unreadable: Vec::new(),
+                    }
+                })
+                .collect())
         }
         SiteSource::Crawl(url) => {
-            return Err(site_error(format!(
-                "{url}: crawling is not built yet; save the site to a directory"
-            )));
+            let crawl_options = CrawlOptions {
+                max_pages: options.max_pages,
+                seed: options.seed,
+                ..options.crawl.clone()
+            };
+            let pages = crawl(url, &crawl_options, &mut |_| {})
+                .map_err(|error| site_error(error.to_string()))?;
+            Ok(vec![SitePages {
+                name,
+                sources: pages
+                    .into_iter()
+                    .map(|page| PageSource::from_bytes(page.bytes, Some(page.url), page.charset))
+                    .collect(),
+                unreadable: Vec::new(),
+            }])
         }
+    }
+}
+
+/// Renders and labels the pages of one site.
+pub fn label_site(
+    renderer: &mut Renderer,
+    site: &SitePages,
+    options: &TrainOptions,
+    progress: &mut dyn TrainProgress,
+) -> Result<LabelledSite, TrainError> {
+    let name = site.name.clone();
+    let site_error = |cause: String| TrainError::Site {
+        site: name.clone(),
+        cause,
     };
-    let mut files = html_files(directory).map_err(|error| site_error(error.to_string()))?;
-    // A seeded random sample, as the paper samples 200 random pages per site.
-    files.shuffle(&mut StdRng::seed_from_u64(options.seed));
-    files.truncate(options.max_pages);
-    files.sort();
-    progress.site_started(&name, files.len());
+    progress.site_started(&name, site.sources.len());
+    for (page, cause) in &site.unreadable {
+        progress.message(&format!("skipping {page}: {cause}"));
+    }
     let started = std::time::Instant::now();
     let mut rendered = Vec::new();
-    let mut failed_pages = 0;
-    for file in &files {
-        let result = PageSource::from_file(file, Some(directory))
-            .map_err(|error| error.to_string())
-            .and_then(|source| renderer.render(&source).map_err(|error| error.to_string()));
-        match result {
+    let mut failed_pages = site.unreadable.len();
+    for source in &site.sources {
+        match renderer.render(source) {
             Ok(page) => rendered.push(page),
             Err(cause) => {
                 failed_pages += 1;
-                progress.message(&format!("skipping {}: {cause}", file.display()));
+                let page = source
+                    .url
+                    .as_ref()
+                    .map_or(source.path_in_root.clone(), |url| url.to_string());
+                progress.message(&format!("skipping {page}: {cause}"));
             }
         }
         progress.page_done();
@@ -235,12 +304,22 @@ pub fn train(
 ) -> Result<TrainingOutcome, TrainError> {
     let mut labelled = Vec::new();
     let mut skipped = Vec::new();
-    for site in sites {
-        match label_site(renderer, site, options, progress) {
-            Ok(site) => labelled.push(site),
+    for entry in sites {
+        let expanded = match site_pages(entry, options) {
+            Ok(expanded) => expanded,
             Err(error) => {
                 progress.message(&format!("skipping site: {error}"));
-                skipped.push((site.name(), error.to_string()));
+                skipped.push((entry.name(), error.to_string()));
+                continue;
+            }
+        };
+        for site in &expanded {
+            match label_site(renderer, site, options, progress) {
+                Ok(site) => labelled.push(site),
+                Err(error) => {
+                    progress.message(&format!("skipping site: {error}"));
+                    skipped.push((site.name.clone(), error.to_string()));
+                }
             }
         }
     }

@@ -1,0 +1,197 @@
+//! `pagelevel train` end to end on real shared sites: saved directories, a WARC file and a site
+//! crawled from a loopback server; the model it writes, its report, and a cached re-run.
+
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use pagelevel::model::TemplateModel;
+use predicates::prelude::*;
+
+fn sites() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets/sites")
+}
+
+fn html_files(directory: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(directory)
+        .expect("list")
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|e| e == "html"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// A WARC file with the given pages as HTML responses under `http://{host}/{file name}`.
+fn warc_of(host: &str, pages: &[PathBuf]) -> Vec<u8> {
+    let mut warc = Vec::new();
+    for (index, page) in pages.iter().enumerate() {
+        let body = std::fs::read(page).expect("read");
+        let mut http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n".to_vec();
+        http.extend_from_slice(&body);
+        let name = page.file_name().expect("name").to_string_lossy();
+        warc.extend_from_slice(
+            format!(
+                "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{index}>\r\nWARC-Target-URI: http://{host}/{name}\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+                http.len()
+            )
+            .as_bytes(),
+        );
+        warc.extend_from_slice(&http);
+        warc.extend_from_slice(b"\r\n\r\n");
+    }
+    warc
+}
+
+/// Serves a saved site's files on loopback, with a robots.txt that forbids `/private/`.
+fn serve_site(root: PathBuf) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("address").port();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let mut request = [0u8; 4096];
+            let read = stream.read(&mut request).unwrap_or(0);
+            let line = String::from_utf8_lossy(&request[..read])
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string();
+            let path = line.split_whitespace().nth(1).unwrap_or("/").to_string();
+            let (status, body) = if path == "/robots.txt" {
+                ("200 OK", b"User-agent: *\nDisallow: /private/\n".to_vec())
+            } else {
+                let file = if path == "/" {
+                    root.join("index.html")
+                } else {
+                    root.join(path.trim_start_matches('/'))
+                };
+                match std::fs::read(&file) {
+                    Ok(body) => ("200 OK", body),
+                    Err(_) => ("404 Not Found", b"missing".to_vec()),
+                }
+            };
+            let kind = if path.ends_with(".txt") {
+                "text/plain"
+            } else {
+                "text/html"
+            };
+            let head = format!(
+                "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = stream.write_all(head.as_bytes());
+            let _ = stream.write_all(&body);
+        }
+    });
+    port
+}
+
+#[test]
+fn train_labels_real_sites_from_directories_a_warc_and_a_crawl_and_writes_a_loadable_model() {
+    let work = tempfile::tempdir().expect("temp dir");
+    let cache = work.path().join("cache");
+    let warc = work.path().join("gimp.warc");
+    let gimp = html_files(&sites().join("gimp-help-docbook"));
+    std::fs::write(&warc, warc_of("docs.gimp.example", &gimp[..8])).expect("write warc");
+    let port = serve_site(sites().join("httrack-website"));
+    let list = work.path().join("sites.txt");
+    std::fs::write(
+        &list,
+        format!(
+            "# two saved sites, a WARC and a crawl\n{}\n{}\n{}\nhttp://127.0.0.1:{port}/\n{}\n",
+            sites().join("postgresql-docs-docbook").display(),
+            sites().join("cmake-docs-sphinx").display(),
+            warc.display(),
+            sites().join("euso-orchestra-gatsby").display(),
+        ),
+    )
+    .expect("write list");
+    let model = work.path().join("model.json");
+    let report = work.path().join("report");
+    let run = |model: &Path| {
+        Command::cargo_bin("pagelevel")
+            .expect("binary")
+            .env("PAGELEVEL_CACHE", &cache)
+            .args([
+                "train",
+                "--quiet",
+                "--max-pages",
+                "8",
+                "--min-pages",
+                "6",
+                "--holdout-every",
+                "2",
+            ])
+            .args(["--crawl-delay", "0.01", "--max-fetches", "12", "--sites"])
+            .arg(&list)
+            .arg("--out")
+            .arg(model)
+            .arg("--report")
+            .arg(&report)
+            .output()
+            .expect("runs")
+    };
+    let first = run(&model);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let trained = TemplateModel::load(&model).expect("the model loads");
+    assert_eq!(trained.buckets.len(), 4);
+    assert_eq!(trained.training.labeler, "frequency");
+    let names = &trained.training.sites;
+    assert!(
+        names.iter().any(|n| n.contains("docs.gimp.example")),
+        "{names:?}"
+    );
+    assert!(names.iter().any(|n| n.contains("127.0.0.1")), "{names:?}");
+    assert!(names.contains(&"postgresql-docs-docbook".to_string()));
+
+    let sites_csv = std::fs::read_to_string(report.join("sites.csv")).expect("sites.csv");
+    assert!(
+        sites_csv.starts_with("site,pages,failed_pages,elements,classified_nodes,template_share")
+    );
+    assert!(report.join("buckets.csv").is_file());
+    let summary = std::fs::read_to_string(report.join("summary.md")).expect("summary");
+    assert!(summary.contains("## Held-out sites"), "{summary}");
+
+    // Everything rendered is cached: a second run only re-labels and re-fits.
+    let second_model = work.path().join("again.json");
+    let second = run(&second_model);
+    assert!(second.status.success());
+    let again = std::fs::read_to_string(report.join("sites.csv")).expect("sites.csv");
+    let render_seconds = |csv: &str| -> f64 {
+        csv.lines()
+            .skip(1)
+            .filter_map(|l| l.split(',').nth(6)?.parse::<f64>().ok())
+            .sum()
+    };
+    assert!(
+        render_seconds(&again) < render_seconds(&sites_csv) / 3.0,
+        "{again}"
+    );
+    assert_eq!(
+        TemplateModel::load(&second_model).expect("loads"),
+        trained,
+        "same data and seed, same model"
+    );
+}
+
+#[test]
+fn a_sites_list_naming_a_missing_folder_is_an_error_with_exit_code_2() {
+    let work = tempfile::tempdir().expect("temp dir");
+    let list = work.path().join("sites.txt");
+    std::fs::write(&list, "no-such-site\n").expect("write");
+    Command::cargo_bin("pagelevel")
+        .expect("binary")
+        .args(["train", "--sites"])
+        .arg(&list)
+        .args(["--out"])
+        .arg(work.path().join("m.json"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("sites.txt").and(predicates::str::contains("line 1")));
+}
