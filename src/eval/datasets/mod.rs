@@ -7,8 +7,8 @@
 //! file or its folder; see [`native`]). Loading reads every gold file, so a broken set fails at
 //! once, naming the file; the pages' HTML is left for the caller to read.
 //!
-//! Gold text files come in mixed encodings; they are read as UTF-8 when valid (after a BOM, if
-//! any) and as windows-1252 otherwise, which covers every non-UTF-8 gold file in the shared
+//! Gold text files come in mixed encodings; they are read by their BOM when they have one
+//! (UTF-8, or UTF-16 for a few Dragnet files), else as UTF-8 when valid and as windows-1252 otherwise, which covers every non-UTF-8 gold file in the shared
 //! sets (their non-ASCII bytes are smart quotes and dashes).
 
 pub mod big9;
@@ -211,13 +211,18 @@ fn read_bytes(path: &Path) -> Result<Vec<u8>, EvalError> {
     })
 }
 
-/// A gold text file: UTF-8 if valid (BOM stripped), else windows-1252; line ends normalised.
+/// A gold text file: by its BOM if any, else UTF-8 if valid, else windows-1252; line ends
+/// normalised.
 pub(crate) fn read_gold_text(path: &Path) -> Result<String, EvalError> {
     Ok(decode_gold_text(&read_bytes(path)?))
 }
 
 fn decode_gold_text(bytes: &[u8]) -> String {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    // A BOM decides (five Dragnet gold files are UTF-16LE with a BOM).
+    if let Some((encoding, bom_length)) = Encoding::for_bom(bytes) {
+        let text = encoding.decode_without_bom_handling(&bytes[bom_length..]).0;
+        return text.replace("\r\n", "\n").replace('\r', "\n");
+    }
     let text = match std::str::from_utf8(bytes) {
         Ok(text) => text.to_string(),
         Err(_) => WINDOWS_1252
@@ -385,6 +390,12 @@ mod tests {
     fn gold_text_is_utf8_when_valid_and_windows_1252_otherwise() {
         assert_eq!(decode_gold_text(b"\xEF\xBB\xBFcaf\xC3\xA9\r\n"), "café\n");
         assert_eq!(decode_gold_text(b"it\x92s \x93quoted\x94"), "it’s “quoted”");
+    }
+
+    #[test]
+    fn gold_text_with_a_utf16_bom_is_read_as_utf16() {
+        assert_eq!(decode_gold_text(b"\xFF\xFEP\x00a\x00\r\x00\n\x00"), "Pa\n");
+        assert_eq!(decode_gold_text(b"\xFE\xFF\x00P\x00a"), "Pa");
     }
 
     #[test]
