@@ -5,7 +5,8 @@
 //! them, in document order. Normalization: a start tag is written `<tag name="value" …>` with its
 //! attributes sorted by name and values whitespace-collapsed; an end tag is `</tag>` for elements
 //! with content (an empty element's end tag adds nothing); a snippet is the visible text of one text node with whitespace collapsed;
-//! every token is lowercased. Text under `<script>`, `<style>`, `<noscript>`, `<template>`,
+//! every token is lowercased. In `href` and `src` values the `#fragment` and a Wayback Machine
+//! capture prefix are dropped (as in [`super::subtree`]), so archived copies of one template agree. Text under `<script>`, `<style>`, `<noscript>`, `<template>`,
 //! `<head>` and `<title>` is left out (the elements stay), and so are comments and doctype,
 //! which the DOM does not keep.
 //!
@@ -31,6 +32,7 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use super::rtdm::seeded_order;
+use super::subtree::normalized_link;
 use super::{SiteLevelError, SiteTemplateDetector, TemplateMarks, require_pages};
 use crate::page::{Child, Dom, NodeId, Page, collapse_whitespace};
 
@@ -185,6 +187,10 @@ fn start_tag(dom: &Dom, id: NodeId) -> String {
         .attributes
         .iter()
         .map(|(name, value)| {
+            let value = match name.as_str() {
+                "href" | "src" => normalized_link(value),
+                _ => value,
+            };
             (
                 name.to_lowercase(),
                 collapse_whitespace(value).to_lowercase(),

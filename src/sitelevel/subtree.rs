@@ -1,7 +1,9 @@
 //! Fingerprints of DOM subtrees, computed bottom-up in one reverse pass over the arena.
 //!
 //! **What is hashed.** An element's fingerprint covers, in order: its tag name; for `<a>` and
-//! `<area>`, the resolved link target with any `#fragment` removed; then each child in source
+//! `<area>`, the resolved link target with any `#fragment` removed and a Wayback Machine prefix
+//! (`https://web.archive.org/web/20130905123456/`, see [`normalized_link`]) removed — archived pages (Big9) rewrite every
+//! link with the capture time, which would make one menu look different on every page; then each child in source
 //! order — an element child by its own fingerprint, a text child by its visible text with
 //! whitespace collapsed (case kept). Text that collapses to nothing is skipped, so indentation
 //! between tags never matters. Text under `<script>`, `<style>`, `<noscript>`, `<template>`,
@@ -70,8 +72,52 @@ impl SubtreeFacts {
     }
 }
 
-/// The link target of an `<a>`/`<area>` element without its fragment, if it has one.
+/// The link target of an `<a>`/`<area>` element, normalized by [`normalized_link`].
 pub(crate) fn link_target(dom: &Dom, id: crate::page::NodeId) -> Option<&str> {
-    let link = dom.element(id).link.as_deref()?;
-    Some(link.split('#').next().unwrap_or(link))
+    dom.element(id).link.as_deref().map(normalized_link)
+}
+
+/// A link without its `#fragment` and without a Wayback Machine capture prefix: whatever
+/// precedes `/web/<8–14 digit capture time>[mode]/http…` (any archive host, or none when the
+/// saved page kept root-relative archive links) is dropped.
+pub(crate) fn normalized_link(link: &str) -> &str {
+    let link = link.split('#').next().unwrap_or(link);
+    let mut rest = link;
+    while let Some(start) = rest.find("/web/") {
+        let capture = &rest[start + "/web/".len()..];
+        let digits = capture.chars().take_while(char::is_ascii_digit).count();
+        let mode = capture[digits..]
+            .chars()
+            .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+            .count();
+        let original = capture[digits + mode..].strip_prefix('/');
+        match original {
+            Some(original) if (8..=14).contains(&digits) && original.starts_with("http") => {
+                return original;
+            }
+            _ => rest = capture,
+        }
+    }
+    link
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalized_link;
+
+    #[test]
+    fn archived_links_are_known_by_their_original_target() {
+        assert_eq!(
+            normalized_link(
+                "https://web.archive.org/web/20130905123456/http://edition.cnn.com/#top"
+            ),
+            "http://edition.cnn.com/"
+        );
+        assert_eq!(
+            normalized_link("/web/20130905200114im_/http://i.cdn.com/a.png"),
+            "http://i.cdn.com/a.png"
+        );
+        assert_eq!(normalized_link("/web/page.html#x"), "/web/page.html");
+        assert_eq!(normalized_link("/web/2013/report"), "/web/2013/report");
+    }
 }
