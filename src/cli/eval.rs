@@ -151,10 +151,12 @@ pub fn run(args: EvalArgs) -> anyhow::Result<Outcome> {
         bar.set_message(spec.format.name());
         let run = evaluate_dataset(spec, &dataset.pages, &model, &options, &mut renderer, &bar);
         for failure in &run.failed {
-            bar.println(format!(
-                "pagelevel: {}: page {} failed: {}",
-                spec, failure.page, failure.error
-            ));
+            bar.suspend(|| {
+                eprintln!(
+                    "pagelevel: {}: page {} failed: {}",
+                    spec, failure.page, failure.error
+                )
+            });
         }
         reports.extend(dataset_reports(
             &run,
@@ -331,10 +333,12 @@ fn dataset_reports(
                 for (group, site) in &run.site_pages {
                     match evaluate_site_method(method, site) {
                         Ok(scores) => scores.iter().for_each(|page| totals.add(page)),
-                        Err(error) => bar.println(format!(
-                            "pagelevel: {dataset}: site-level {} skipped site {group}: {error}",
-                            method.name()
-                        )),
+                        Err(error) => bar.suspend(|| {
+                            eprintln!(
+                                "pagelevel: {dataset}: site-level {} skipped site {group}: {error}",
+                                method.name()
+                            )
+                        }),
                     }
                 }
                 sitelevel.insert(method.name(), totals.report());

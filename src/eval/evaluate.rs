@@ -280,6 +280,21 @@ mod tests {
         Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).unwrap()
     }
 
+    /// Smoothed values of [`page`]'s elements: the links and the `<b>` are hidden, the nav is
+    /// template and the main block content.
+    const NAV_AND_MAIN: [Option<f64>; 10] = [
+        Some(0.3),
+        None,
+        Some(0.3),
+        Some(0.9),
+        None,
+        None,
+        Some(0.1),
+        Some(0.1),
+        Some(0.1),
+        None,
+    ];
+
     /// Smoothed values per element (`None` = hidden) with section roots.
     fn segmented(smoothed: &[Option<f64>], sections: &[u32]) -> SegmentedPage {
         SegmentedPage {
@@ -341,18 +356,7 @@ mod tests {
         let dom = &page.dom;
         assert_eq!(dom.element(NodeId(9)).tag, "b");
         // The links and the <b> are hidden; the smoothing found two sections: nav and main.
-        let smoothed = [
-            Some(0.3),
-            None,
-            Some(0.3),
-            Some(0.9),
-            None,
-            None,
-            Some(0.1),
-            Some(0.1),
-            Some(0.1),
-            None,
-        ];
+        let smoothed = NAV_AND_MAIN;
         let run = segmented(&smoothed, &[0, 0, 0, 3, 3, 3, 0, 0, 0, 0]);
         let smooth = Segmentation::of(&run, dom);
         assert_eq!(smooth.element_score[4], 0.9);
@@ -371,18 +375,7 @@ mod tests {
         // Leaves: Home, News, Story text, More, story.
         assert_eq!(text.leaves.len(), 5);
         let gold = gold_blocks(&text);
-        let smoothed = [
-            Some(0.3),
-            None,
-            Some(0.3),
-            Some(0.9),
-            None,
-            None,
-            Some(0.1),
-            Some(0.1),
-            Some(0.1),
-            None,
-        ];
+        let smoothed = NAV_AND_MAIN;
         let run = segmented(&smoothed, &[0, 0, 0, 3, 3, 3, 6, 6, 6, 6]);
         let options = EvalOptions {
             segment: SegmentOptions::default(),
