@@ -78,10 +78,13 @@ pub struct EvalArgs {
     quiet: bool,
 }
 
+/// The evaluated pages of a dataset under one label mapping (`None`: the set's only one).
+type MappingRun = (Option<&'static str>, Vec<(String, PageEvaluation)>);
+
 /// A dataset's evaluated pages, per label mapping.
 struct DatasetRun {
     spec: DatasetSpec,
-    mappings: Vec<(Option<&'static str>, Vec<(String, PageEvaluation)>)>,
+    mappings: Vec<MappingRun>,
     failed: Vec<FailedPage>,
     site_pages: BTreeMap<String, Vec<SitePageText>>,
     mean_sections: f64,
@@ -171,8 +174,10 @@ pub fn run(args: EvalArgs) -> anyhow::Result<Outcome> {
     let mut stdout = std::io::stdout().lock();
     if args.json {
         for report in &reports {
-            let mut compact = report.clone();
-            compact.sweep.clear();
+            let compact = DatasetReport {
+                sweep: Vec::new(),
+                ..report.clone()
+            };
             serde_json::to_writer(&mut stdout, &compact)?;
             stdout.write_all(b"\n")?;
         }
@@ -383,7 +388,15 @@ fn write_report(
             .map_err(|error| anyhow::anyhow!("{error}"))?,
     )?;
     write("summary.md", markdown_summary(reports).as_bytes())?;
-    write("summary.json", &serde_json::to_vec_pretty(reports)?)?;
+    // The sweep goes to sweep.csv; the JSON keeps the reported point of every variant.
+    let without_sweep: Vec<DatasetReport> = reports
+        .iter()
+        .map(|report| DatasetReport {
+            sweep: Vec::new(),
+            ..report.clone()
+        })
+        .collect();
+    write("summary.json", &serde_json::to_vec_pretty(&without_sweep)?)?;
     if reports.iter().any(|report| !report.sweep.is_empty()) {
         let mut sweep = csv::Writer::from_writer(Vec::new());
         sweep.write_record(SWEEP_CSV_HEADER)?;

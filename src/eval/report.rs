@@ -212,7 +212,7 @@ pub fn markdown_summary(reports: &[DatasetReport]) -> String {
             "| Dataset | method | Text P / R / F1 | Terms P / R / F1 (Vieira et al.) | Main text F1 |"
         );
         let _ = writeln!(out, "|---|---|---|---|---:|");
-        for report in reports {
+        for report in reports.iter().filter(|report| !report.sitelevel.is_empty()) {
             let pagelevel = VARIANTS
                 .iter()
                 .filter(|(key, _)| *key != "merge")
