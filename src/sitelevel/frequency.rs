@@ -148,18 +148,9 @@ fn is_substantive(facts: &SubtreeFacts, index: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::page::{NodeId, ParseLimits};
+    use crate::page::NodeId;
 
-    fn page(html: &str) -> Page {
-        Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).expect("test page")
-    }
-
-    fn site(bodies: &[&str]) -> Vec<Page> {
-        bodies
-            .iter()
-            .map(|body| page(&format!("<html><body>{body}</body></html>")))
-            .collect()
-    }
+    use crate::sitelevel::test_site as site;
 
     #[test]
     fn a_menu_on_every_page_is_template_and_the_articles_are_not() {

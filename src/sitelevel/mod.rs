@@ -25,6 +25,8 @@ pub mod sample;
 mod marks;
 mod site;
 mod subtree;
+#[cfg(test)]
+mod tests;
 
 pub use marks::{SiteSummary, TemplateMarks};
 pub use site::{LoadedSite, PageFailure, SitePage, html_files, load_site};
@@ -135,4 +137,16 @@ fn require_pages(
         });
     }
     Ok(())
+}
+
+/// Pages made of the given `<body>` contents, for the detectors' unit tests.
+#[cfg(test)]
+pub(crate) fn test_site(bodies: &[&str]) -> Vec<Page> {
+    bodies
+        .iter()
+        .map(|body| {
+            let html = format!("<html><body>{body}</body></html>");
+            Page::parse(html.as_bytes(), None, None, &Default::default()).expect("test page")
+        })
+        .collect()
 }

@@ -393,18 +393,9 @@ fn align_core(u: &[u32], v: &[u32]) -> Vec<Aligned> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::page::ParseLimits;
     use proptest::prelude::*;
 
-    fn site(bodies: &[&str]) -> Vec<Page> {
-        bodies
-            .iter()
-            .map(|body| {
-                let html = format!("<html><body>{body}</body></html>");
-                Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).expect("page")
-            })
-            .collect()
-    }
+    use crate::sitelevel::test_site as site;
 
     #[test]
     fn tags_are_normalized_with_sorted_lowercased_attributes() {

@@ -13,8 +13,9 @@
 //! than one window is one window), so pagelets that differ in a few tokens usually still share
 //! the shingle. Pagelets without any token (an empty `<head>`) are never template.
 //!
-//! **Templates.** Duplicate pages (equal whole-page shingles) are dropped first and get the marks
-//! of the page they duplicate. The *local* algorithm (Figure 4, the paper's choice for small sets)
+//! **Templates.** Duplicate pages (equal whole-page shingles) are dropped first: a duplicate
+//! counts as the page it duplicates, so it never makes a pagelet repeat, and its pagelets are
+//! marked like those of the page it duplicates. The *local* algorithm (Figure 4, the paper's choice for small sets)
 //! makes every shingle whose pagelets sit on at least two pages a template. The *global*
 //! algorithm (Figure 5) keeps only the pagelets whose owner pages are in a non-singleton
 //! connected component of the undirected link graph between the group's pages. A template
@@ -74,9 +75,6 @@ impl SiteTemplateDetector for Pagelets {
         let original = duplicate_of(pages);
         let mut pagelets = Vec::new();
         for (index, page) in pages.iter().enumerate() {
-            if original[index] != index {
-                continue;
-            }
             let facts = SubtreeFacts::of(&page.dom);
             for root in partition(&page.dom, &facts, self.k) {
                 if let Some(shingle) = shingle(&content_tokens(&page.dom, root)) {
@@ -103,7 +101,9 @@ impl SiteTemplateDetector for Pagelets {
             .map(|page| vec![false; page.dom.len()])
             .collect();
         for group in groups.values() {
-            let mut owners: Vec<usize> = group.iter().map(|pagelet| pagelet.page).collect();
+            // A duplicate page counts as the page it duplicates, so it never adds an owner.
+            let mut owners: Vec<usize> =
+                group.iter().map(|pagelet| original[pagelet.page]).collect();
             owners.sort_unstable();
             owners.dedup();
             if owners.len() < 2 {
@@ -114,15 +114,16 @@ impl SiteTemplateDetector for Pagelets {
                 None => owners,
             };
             for pagelet in group {
-                if kept.binary_search(&pagelet.page).is_ok() {
+                if kept.binary_search(&original[pagelet.page]).is_ok() {
                     for id in pages[pagelet.page].dom.subtree(pagelet.root) {
                         template[pagelet.page][id.index()] = true;
                     }
                 }
             }
         }
-        Ok((0..pages.len())
-            .map(|index| TemplateMarks::from_flags(template[original[index]].clone()))
+        Ok(template
+            .into_iter()
+            .map(TemplateMarks::from_flags)
             .collect())
     }
 }

@@ -178,17 +178,8 @@ pub(crate) fn seeded_order(count: usize, seed: u64) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::page::ParseLimits;
 
-    fn site(bodies: &[&str]) -> Vec<Page> {
-        bodies
-            .iter()
-            .map(|body| {
-                let html = format!("<html><body>{body}</body></html>");
-                Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).expect("page")
-            })
-            .collect()
-    }
+    use crate::sitelevel::test_site as site;
 
     #[test]
     fn the_common_subtree_from_the_root_is_the_template() {
