@@ -219,16 +219,23 @@ pub fn sweep_figures(reports: &[DatasetReport]) -> Vec<Figure> {
     }
     let mut ari = Vec::new();
     for report in reports {
-        ari.extend(measure_series(
-            report,
-            format!("{} level 1", short_name(report)),
-            |v| v.ari,
-        ));
-        ari.extend(measure_series(
-            report,
-            format!("{} levels 1+2", short_name(report)),
-            |v| v.ari_level2,
-        ));
+        let name = short_name(report);
+        let level1 = measure_series(report, format!("{name} Smooth L1"), |v| v.ari);
+        let level2 = measure_series(report, format!("{name} Smooth L1+2"), |v| v.ari_level2);
+        // Basic and Basic+Merge do not depend on the penalty: flat lines for reference, as in
+        // the paper's Figure 1.
+        if let Some(smooth) = &level1 {
+            for (key, title) in [("basic", "Basic"), ("merge", "Basic+Merge")] {
+                if let Some(value) = report.variants.get(key).and_then(|v| v.ari) {
+                    ari.push(Series {
+                        label: format!("{name} {title} L1"),
+                        points: smooth.points.iter().map(|&(x, _)| (x, value)).collect(),
+                    });
+                }
+            }
+        }
+        ari.extend(level1);
+        ari.extend(level2);
     }
     if !ari.is_empty() {
         figures.push(Figure {
