@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo run --release -- train \
-  --sites ../shared/datasets/sites/sites.txt \
+  --sites training/sites.txt \
   --out models/default.json \
   --report training/reports/default \
   "$@"

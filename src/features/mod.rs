@@ -61,6 +61,11 @@ features! {
     LogDescendants = "log_descendants",
     LogChildren = "log_children",
     Depth = "depth",
+    PageWordShare = "page_word_share",
+    ParentWordShare = "parent_word_share",
+    TextStartPosition = "text_start_position",
+    TextEndPosition = "text_end_position",
+    PageLinkShare = "page_link_share",
     TagNav = "tag_nav",
     TagHeader = "tag_header",
     TagFooter = "tag_footer",
@@ -252,9 +257,16 @@ pub fn extract(rendered: &RenderedPage, hidden_area: f64) -> PageFeatures {
         }
     }
 
+    // Where each element's text starts and ends in the page's reading order (as word counts):
+    // main content sits mid-page, templates at the ends.
+    let words_before = words_before_each_element(dom, &totals);
+    let page_words = totals.first().map_or(0.0, |root| root.words).max(1.0);
+    let page_links = totals.first().map_or(0.0, |root| root.links).max(1.0);
+
     let page_width = rendered.layout.page_width.max(1.0);
     let page_height = rendered.layout.page_height.max(1.0);
     let page_area = page_width * page_height;
+    let own_and_below: Vec<f64> = totals.iter().map(|t| t.words).collect();
     let mut rows = vec![[0.0; FEATURE_COUNT]; n];
     let mut area = vec![0.0; n];
     let mut classified = vec![false; n];
@@ -369,6 +381,27 @@ pub fn extract(rendered: &RenderedPage, hidden_area: f64) -> PageFeatures {
             Feature::Depth,
             f64::from(dom.element(id).depth).min(60.0),
         );
+        set(row, Feature::PageWordShare, totals.words / page_words);
+        let parent_words = dom
+            .element(id)
+            .parent
+            .map_or(totals.words, |p| own_and_below[p.index()]);
+        set(
+            row,
+            Feature::ParentWordShare,
+            ratio(totals.words, parent_words),
+        );
+        set(
+            row,
+            Feature::TextStartPosition,
+            words_before[index] / page_words,
+        );
+        set(
+            row,
+            Feature::TextEndPosition,
+            ((words_before[index] + totals.words) / page_words).min(1.0),
+        );
+        set(row, Feature::PageLinkShare, totals.links / page_links);
         set_tag_features(row, dom, id);
         set(
             row,
@@ -392,6 +425,26 @@ pub fn extract(rendered: &RenderedPage, hidden_area: f64) -> PageFeatures {
         area,
         classified,
     }
+}
+
+/// Visible words that come before each element's own start, in document order: a prefix sum,
+/// since an element's subtree is the id range after it and its words are summed in `totals`.
+fn words_before_each_element(dom: &Dom, totals: &[TextTotals]) -> Vec<f64> {
+    // Words directly inside each element (its own text nodes), recovered from the subtree sums.
+    let mut own_words: Vec<f64> = totals.iter().map(|t| t.words).collect();
+    for id in dom.ids() {
+        if let Some(parent) = dom.element(id).parent {
+            own_words[parent.index()] -= totals[id.index()].words;
+        }
+    }
+    // Document order of elements approximates reading order of their own text.
+    let mut before = vec![0.0; dom.len()];
+    let mut running = 0.0;
+    for id in dom.ids() {
+        before[id.index()] = running;
+        running += own_words[id.index()].max(0.0);
+    }
+    before
 }
 
 fn set_tag_features(row: &mut FeatureRow, dom: &Dom, id: NodeId) {

@@ -140,3 +140,26 @@ fn small_and_unboxed_nodes_are_not_classified() {
         .expect("story");
     assert!(features.classified[story.index()]);
 }
+
+#[test]
+fn the_article_holds_most_of_the_page_words_and_starts_after_the_menu() {
+    let page = page();
+    let features = extract(&page, DEFAULT_HIDDEN_AREA);
+    // Page words: 3 in the menu, 11 in the story, 1 in the tiny paragraph.
+    assert!((value(&features, &page, "story", Feature::PageWordShare) - 11.0 / 15.0).abs() < 1e-9);
+    assert_eq!(
+        value(&features, &page, "menu", Feature::TextStartPosition),
+        0.0
+    );
+    assert!(
+        (value(&features, &page, "story", Feature::TextStartPosition) - 3.0 / 15.0).abs() < 1e-9
+    );
+    assert!(
+        (value(&features, &page, "story", Feature::TextEndPosition) - 14.0 / 15.0).abs() < 1e-9
+    );
+    assert_eq!(
+        value(&features, &page, "para", Feature::ParentWordShare),
+        1.0
+    );
+    assert_eq!(value(&features, &page, "menu", Feature::PageLinkShare), 1.0);
+}

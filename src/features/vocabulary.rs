@@ -124,10 +124,10 @@ pub fn roles_of(class: Option<&str>, id: Option<&str>) -> Vec<RoleGroup> {
     let mut roles = Vec::new();
     for value in [class, id].into_iter().flatten() {
         for token in role_tokens(value) {
-            if let Some((_, role)) = ROLE_TOKENS.iter().find(|(known, _)| *known == token) {
-                if !roles.contains(role) {
-                    roles.push(*role);
-                }
+            if let Some((_, role)) = ROLE_TOKENS.iter().find(|(known, _)| *known == token)
+                && !roles.contains(role)
+            {
+                roles.push(*role);
             }
         }
     }

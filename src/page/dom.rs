@@ -77,6 +77,13 @@ pub(crate) const VOID_ELEMENTS: &[&str] = &[
     "wbr", "param", "keygen", "frame",
 ];
 
+/// Phrasing elements: their text continues the surrounding block's text.
+const INLINE_ELEMENTS: &[&str] = &[
+    "a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "data", "dfn", "em", "font", "i", "kbd",
+    "label", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "tt", "u",
+    "var",
+];
+
 /// Elements whose text is serialized without escaping.
 pub(crate) const RAW_TEXT_ELEMENTS: &[&str] = &[
     "script",
@@ -148,16 +155,36 @@ impl Dom {
     }
 
     /// All text inside the element, in document order, whitespace collapsed. Text of `<script>`,
-    /// `<style>`, `<noscript>` and `<template>` is left out: a reader never sees it.
+    /// `<style>`, `<noscript>` and `<template>` is left out: a reader never sees it. Texts in
+    /// different blocks are separated by a space (`<p>a</p><p>b</p>` reads "a b"); texts in one
+    /// block run together as written (`wo<b>rd</b>` reads "word").
     pub fn text(&self, id: NodeId) -> String {
         let range = id..self.element(id).subtree_end;
         let mut text = String::new();
+        let mut previous_block = None;
         for node in &self.texts {
             if range.contains(&node.parent) && self.is_visible_text_parent(node.parent) {
+                let block = self.nearest_block(node.parent);
+                if previous_block.is_some_and(|previous| previous != block) {
+                    text.push(' ');
+                }
+                previous_block = Some(block);
                 text.push_str(&node.text);
             }
         }
         collapse_whitespace(&text)
+    }
+
+    /// The nearest ancestor-or-self that is not an inline element.
+    fn nearest_block(&self, id: NodeId) -> NodeId {
+        let mut current = id;
+        while INLINE_ELEMENTS.contains(&self.element(current).tag.as_str()) {
+            match self.element(current).parent {
+                Some(parent) => current = parent,
+                None => break,
+            }
+        }
+        current
     }
 
     /// False for elements whose text is code or styling, never read by a person.

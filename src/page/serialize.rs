@@ -9,7 +9,9 @@ use super::dom::{Child, Dom, NodeId, RAW_TEXT_ELEMENTS, VOID_ELEMENTS};
 /// What to add while serializing.
 #[derive(Debug, Clone, Default)]
 pub struct SerializeOptions<'a> {
-    /// When set, every element gets this attribute with its NodeId as value.
+    /// When set, every element gets this attribute with its NodeId as value, and
+    /// `<meta http-equiv=refresh>` loses its `http-equiv` (the copy is for measuring this page,
+    /// not for following redirects).
     pub node_id_attribute: Option<&'a str>,
     /// When set, a `<base href>` with this URL is inserted first in `<head>` (unless the page has
     /// its own `<base>`), so relative links resolve where the page was saved.
@@ -32,12 +34,13 @@ pub fn serialize(dom: &Dom, options: &SerializeOptions) -> String {
     open_tag(&mut html, dom, NodeId(0), options);
     while let Some((id, next_child)) = stack.pop() {
         let element = dom.element(id);
-        if next_child == 0 && element.tag == "head" {
-            if let Some(base) = inject_base {
-                html.push_str("<base href=\"");
-                escape_into(&mut html, base, true);
-                html.push_str("\">");
-            }
+        if next_child == 0
+            && element.tag == "head"
+            && let Some(base) = inject_base
+        {
+            html.push_str("<base href=\"");
+            escape_into(&mut html, base, true);
+            html.push_str("\">");
         }
         match element.children.get(next_child) {
             Some(Child::Element(child)) => {
@@ -70,6 +73,13 @@ fn open_tag(html: &mut String, dom: &Dom, id: NodeId, options: &SerializeOptions
     html.push_str(&element.tag);
     for (name, value) in &element.attributes {
         if Some(name.as_str()) == options.node_id_attribute {
+            continue;
+        }
+        // A `<meta http-equiv=refresh>` would navigate away from the page being measured.
+        let is_refresh = element.tag == "meta"
+            && name == "http-equiv"
+            && value.trim().eq_ignore_ascii_case("refresh");
+        if is_refresh && options.node_id_attribute.is_some() {
             continue;
         }
         let _ = write!(html, " {name}=\"");

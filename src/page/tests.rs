@@ -57,7 +57,7 @@ fn links_resolve_against_the_page_url_without_a_base() {
 fn broken_markup_is_repaired_not_rejected() {
     let page = parse("<table><tr><td>cell<p>para</td></tr></table><div><span>open");
     assert!(page.dom.first_with_tag("td").is_some());
-    assert_eq!(page.dom.text(NodeId(0)), "cellpara open");
+    assert_eq!(page.dom.text(NodeId(0)), "cell para open");
 }
 
 #[test]
@@ -168,4 +168,21 @@ fn too_many_bytes_empty_and_binary_inputs_are_rejected_with_the_cause() {
         Page::parse(png, None, None, &ParseLimits::default()),
         Err(PageError::Binary(_))
     ));
+}
+
+#[test]
+fn a_meta_refresh_is_neutralized_in_the_tagged_copy_only() {
+    let page =
+        parse("<head><meta http-equiv='Refresh' content='0; url=other.html'></head><p>x</p>");
+    let tagged = serialize(
+        &page.dom,
+        &SerializeOptions {
+            node_id_attribute: Some("data-pl"),
+            base_href: None,
+        },
+    );
+    assert!(!tagged.to_ascii_lowercase().contains("http-equiv"));
+    assert!(tagged.contains("content=\"0; url=other.html\""));
+    let plain = serialize(&page.dom, &SerializeOptions::default());
+    assert!(plain.contains("http-equiv=\"Refresh\""));
 }

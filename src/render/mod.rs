@@ -194,22 +194,23 @@ impl Renderer {
         )?;
         let parse_ms = parse_started.elapsed().as_secs_f64() * 1000.0;
         let key = self.cache_key(source, page.encoding);
-        if let Some(layout) = self
+        // A screenshot needs the page in the browser, so such renders skip the cache.
+        let cache = self
             .options
             .cache
             .as_ref()
-            .and_then(|cache| cache.load(&key))
+            .filter(|_| !self.options.screenshot);
+        if let Some(layout) = cache.and_then(|cache| cache.load(&key))
+            && layout.boxes.len() == page.dom.len()
         {
-            if layout.boxes.len() == page.dom.len() {
-                return Ok(RenderedPage {
-                    page,
-                    layout,
-                    render_ms: 0.0,
-                    parse_ms,
-                    screenshot: None,
-                    from_cache: true,
-                });
-            }
+            return Ok(RenderedPage {
+                page,
+                layout,
+                render_ms: 0.0,
+                parse_ms,
+                screenshot: None,
+                from_cache: true,
+            });
         }
         let started = Instant::now();
         let (layout, screenshot) = self.lay_out(&page, source)?;

@@ -20,13 +20,21 @@ pub enum SiteSource {
 }
 
 impl SiteSource {
-    /// A short name for reports: the directory or file name, or the host.
+    /// A short name for reports: the directory or file name, or the host. A directory with a
+    /// generic name (`html`, `public`, …, as in `big9/bbc/html`) is named `parent/name`.
     pub fn name(&self) -> String {
+        const GENERIC: &[&str] = &["html", "htdocs", "public", "www", "site", "pages", "input"];
         match self {
-            SiteSource::Directory(path) | SiteSource::Warc(path) => path
-                .file_name()
-                .map(|name| name.to_string_lossy().into_owned())
-                .unwrap_or_else(|| path.display().to_string()),
+            SiteSource::Directory(path) | SiteSource::Warc(path) => {
+                let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
+                match (name(path), path.parent().and_then(name)) {
+                    (Some(last), Some(parent)) if GENERIC.contains(&last.as_str()) => {
+                        format!("{parent}/{last}")
+                    }
+                    (Some(last), _) => last,
+                    (None, _) => path.display().to_string(),
+                }
+            }
             SiteSource::Crawl(url) => url.host_str().unwrap_or("site").to_string(),
         }
     }
@@ -101,6 +109,16 @@ mod tests {
                 SiteSource::Crawl(Url::parse("https://example.org/").expect("url")),
                 SiteSource::Warc(directory.path().join("archive.warc.gz")),
             ]
+        );
+    }
+
+    #[test]
+    fn a_generic_folder_name_is_qualified_by_its_parent() {
+        let site = SiteSource::Directory(PathBuf::from("/data/big9/bbc/html"));
+        assert_eq!(site.name(), "bbc/html");
+        assert_eq!(
+            SiteSource::Directory(PathBuf::from("/data/sites/flask-docs")).name(),
+            "flask-docs"
         );
     }
 
