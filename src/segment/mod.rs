@@ -131,11 +131,15 @@ pub fn segment_page(
                 .probability(&page_features.rows[root]),
         );
     }
-    let area: Vec<f64> = laid_out
+    let mut area: Vec<f64> = laid_out
         .original
         .iter()
         .map(|&i| page_features.area[i])
         .collect();
+    // The root's box can be empty (a page whose body floats or is absolutely placed); the
+    // penalties divide by the page's area, so the root stands for the whole laid-out page.
+    let page_area = rendered.layout.page_width * rendered.layout.page_height;
+    area[0] = area[0].max(page_area).max(1.0);
     let visible = roll_up_hidden(&laid_out.parent, &area, model.hidden_area)?;
     let visible_scores: Vec<f64> = visible
         .original

@@ -155,3 +155,18 @@ fn basic_thresholds_the_raw_scores() {
     assert!(nav.template);
     assert!(segmented.template_text_share > 0.0 && segmented.template_text_share < 0.5);
 }
+
+#[test]
+fn a_page_whose_root_box_is_empty_is_still_scored() {
+    let mut rendered = rendered();
+    rendered.layout.boxes[0] = Some(LayoutBox {
+        x: 0.0,
+        y: 0.0,
+        width: 1000.0,
+        height: 0.0,
+    });
+    let segmented =
+        segment_page(&rendered, &anchor_model(), &SegmentOptions::default()).expect("scores");
+    assert!(segmented.nodes[node(&rendered, "nav")].template);
+    assert_eq!(segmented.sections[0].id, NodeId(0));
+}
