@@ -23,7 +23,11 @@ fn render_writes_a_snapshot_with_every_element_in_document_order() {
         .arg(example_page())
         .output()
         .expect("runs");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let snapshot: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
     let nodes = snapshot["nodes"].as_array().expect("nodes array");
     assert!(nodes.len() > 100);
@@ -33,10 +37,17 @@ fn render_writes_a_snapshot_with_every_element_in_document_order() {
         assert_eq!(node["id"], index, "ids are document order");
         assert!(node["box"].is_null() || node["box"].as_array().is_some_and(|b| b.len() == 4));
         if index > 0 {
-            assert!(node["parent"].as_u64().is_some_and(|parent| (parent as usize) < index));
+            assert!(
+                node["parent"]
+                    .as_u64()
+                    .is_some_and(|parent| (parent as usize) < index)
+            );
         }
     }
-    let body = nodes.iter().find(|node| node["tag"] == "body").expect("body");
+    let body = nodes
+        .iter()
+        .find(|node| node["tag"] == "body")
+        .expect("body");
     // The page's own layout.css sets the body's width; unstyled it would be 1264 px wide.
     assert_eq!(body["box"][2], 1280.0);
     assert_eq!(snapshot["viewport"]["width"], 1280);
@@ -47,7 +58,11 @@ fn a_batch_reports_the_bad_page_and_renders_the_rest_with_exit_code_1() {
     let cache = tempfile::tempdir().expect("temp dir");
     let pages = tempfile::tempdir().expect("temp dir");
     std::fs::copy(example_page(), pages.path().join("good.html")).expect("copy");
-    std::fs::write(pages.path().join("binary.html"), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").expect("write");
+    std::fs::write(
+        pages.path().join("binary.html"),
+        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR",
+    )
+    .expect("write");
     std::fs::write(pages.path().join("empty.html"), b"").expect("write");
     let out = tempfile::tempdir().expect("temp dir");
     pagelevel(cache.path())
@@ -56,7 +71,10 @@ fn a_batch_reports_the_bad_page_and_renders_the_rest_with_exit_code_1() {
         .arg(pages.path())
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("binary.html").and(predicate::str::contains("binary, not HTML")))
+        .stderr(
+            predicate::str::contains("binary.html")
+                .and(predicate::str::contains("binary, not HTML")),
+        )
         .stderr(predicate::str::contains("empty.html").and(predicate::str::contains("empty")))
         .stderr(predicate::str::contains("rendered 1 of 3 pages"));
     assert!(out.path().join("good.json").is_file());

@@ -20,12 +20,13 @@ use pagelevel::eval::{
     best_merge_delta, evaluate_site_method, load_dataset, page_gold, plot, sweep_points,
 };
 use pagelevel::model::TemplateModel;
-use pagelevel::render::{LayoutCache, PageSource, RenderOptions, Renderer};
+use pagelevel::render::{PageSource, Renderer};
 use pagelevel::segment::{DEFAULT_THRESHOLD, SegmentOptions};
 use pagelevel::sitelevel::Method;
 use pagelevel::smooth::Penalty;
 
 use super::Outcome;
+use super::browser::{BrowserArgs, check_threshold, load_model};
 
 /// Evaluate PageLevel on labelled datasets.
 #[derive(Debug, Args)]
@@ -64,15 +65,8 @@ pub struct EvalArgs {
     /// Skip the site-level methods on multi-page sets.
     #[arg(long)]
     no_sitelevel: bool,
-    /// Layout cache directory (default: `$PAGELEVEL_CACHE` or ~/.cache/pagelevel).
-    #[arg(long)]
-    cache_dir: Option<PathBuf>,
-    /// Render every page afresh.
-    #[arg(long)]
-    no_cache: bool,
-    /// Chromium binary.
-    #[arg(long)]
-    chromium: Option<PathBuf>,
+    #[command(flatten)]
+    browser: BrowserArgs,
     /// No progress bar or timing line.
     #[arg(long, short)]
     quiet: bool,
@@ -91,16 +85,8 @@ struct DatasetRun {
 }
 
 pub fn run(args: EvalArgs) -> anyhow::Result<Outcome> {
-    if !(0.0..=1.0).contains(&args.threshold) {
-        anyhow::bail!(
-            "--threshold must be between 0 and 1, got {}",
-            args.threshold
-        );
-    }
-    let model = match &args.model {
-        Some(path) => TemplateModel::load(path)?,
-        None => TemplateModel::builtin()?,
-    };
+    check_threshold(args.threshold)?;
+    let model = load_model(args.model.as_deref())?;
     let options = EvalOptions {
         segment: SegmentOptions {
             threshold: args.threshold,
@@ -126,17 +112,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<Outcome> {
             Ok((spec.clone(), dataset))
         })
         .collect::<Result<Vec<_>, pagelevel::eval::EvalError>>()?;
-    let mut renderer = Renderer::new(RenderOptions {
-        chromium: args.chromium.clone(),
-        cache: (!args.no_cache).then(|| {
-            LayoutCache::new(
-                args.cache_dir
-                    .clone()
-                    .unwrap_or_else(LayoutCache::default_directory),
-            )
-        }),
-        ..RenderOptions::default()
-    })?;
+    let mut renderer = Renderer::new(args.browser.render_options())?;
     let total: usize = datasets.iter().map(|(_, d)| d.pages.len()).sum();
     let bar = if args.quiet {
         ProgressBar::hidden()

@@ -1,5 +1,6 @@
 //! Command-line interface: one file per subcommand, each a thin client of the library.
 
+mod browser;
 mod eval;
 mod render;
 mod sample;

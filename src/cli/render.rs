@@ -7,9 +7,10 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::Args;
 use pagelevel::page::ParseLimits;
-use pagelevel::render::{LayoutCache, PageSource, RenderOptions, Renderer};
+use pagelevel::render::{PageSource, RenderOptions, Renderer};
 
 use super::Outcome;
+use super::browser::BrowserArgs;
 
 /// Render pages and write, per page, its elements in document order with their layout boxes.
 #[derive(Debug, Args)]
@@ -36,24 +37,17 @@ pub struct RenderArgs {
     /// Run the page's own JavaScript (off by default: deterministic and safe).
     #[arg(long)]
     javascript: bool,
-    /// Chromium binary (default: `$PAGELEVEL_CHROMIUM`, `chromium` on the PATH).
-    #[arg(long)]
-    chromium: Option<PathBuf>,
     /// Longest wait, in seconds, for a page's resources before it is measured as it is.
     #[arg(long, default_value_t = 3.0)]
     load_budget: f64,
     /// Seconds after which a browser call counts as hung: the page fails, the browser restarts.
     #[arg(long, default_value_t = 15.0)]
     timeout: f64,
-    /// Layout cache directory (default: `$PAGELEVEL_CACHE` or ~/.cache/pagelevel).
-    #[arg(long)]
-    cache_dir: Option<PathBuf>,
-    /// Render every page afresh, without reading or writing the cache.
-    #[arg(long)]
-    no_cache: bool,
     /// Largest page accepted, in bytes.
     #[arg(long, default_value_t = ParseLimits::default().max_bytes)]
     max_bytes: usize,
+    #[command(flatten)]
+    browser: BrowserArgs,
     /// Print a line per page and a timing summary (median, p95) to standard error.
     #[arg(long)]
     timings: bool,
@@ -68,22 +62,14 @@ pub fn run(args: RenderArgs) -> anyhow::Result<Outcome> {
         );
     }
     let options = RenderOptions {
-        chromium: args.chromium.clone(),
         javascript: args.javascript,
         load_budget: Duration::from_secs_f64(args.load_budget.max(0.0)),
         call_timeout: Duration::from_secs_f64(args.timeout.max(1.0)),
-        cache: (!args.no_cache).then(|| {
-            LayoutCache::new(
-                args.cache_dir
-                    .clone()
-                    .unwrap_or_else(LayoutCache::default_directory),
-            )
-        }),
         limits: ParseLimits {
             max_bytes: args.max_bytes,
             ..ParseLimits::default()
         },
-        ..RenderOptions::default()
+        ..args.browser.render_options()
     };
     let mut renderer = Renderer::new(options)?;
     if let Some(directory) = &args.out_dir {

@@ -9,16 +9,16 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use pagelevel::fetch::{CrawlOptions, FetchedPage, fetch_page, read_warc};
-use pagelevel::model::TemplateModel;
 use pagelevel::output::{page_line, page_output, write_csv_rows};
 use pagelevel::page::ParseLimits;
 use pagelevel::pipeline::{ScoredPage, Scorer};
-use pagelevel::render::{LayoutCache, PageSource, RenderOptions};
+use pagelevel::render::{PageSource, RenderOptions};
 use pagelevel::report::html_report;
 use pagelevel::segment::{DEFAULT_THRESHOLD, SegmentOptions};
 use pagelevel::smooth::{Algorithm, Penalty, PenaltyScheme};
 
 use super::Outcome;
+use super::browser::{BrowserArgs, check_threshold, load_model};
 use super::render::collect_pages;
 
 /// How results are written.
@@ -99,15 +99,8 @@ pub struct ScoreArgs {
     /// The page's original URL, used for its links (nothing is fetched).
     #[arg(long)]
     url: Option<url::Url>,
-    /// Layout cache directory (default: `$PAGELEVEL_CACHE` or ~/.cache/pagelevel).
-    #[arg(long)]
-    cache_dir: Option<PathBuf>,
-    /// Render every page afresh.
-    #[arg(long)]
-    no_cache: bool,
-    /// Chromium binary.
-    #[arg(long)]
-    chromium: Option<PathBuf>,
+    #[command(flatten)]
+    browser: BrowserArgs,
     /// Largest page accepted, in bytes.
     #[arg(long, default_value_t = ParseLimits::default().max_bytes)]
     max_bytes: usize,
@@ -121,16 +114,8 @@ pub struct ScoreArgs {
 
 pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
     let pages = collect_inputs(&args.pages)?;
-    let model = match &args.model {
-        Some(path) => TemplateModel::load(path)?,
-        None => TemplateModel::builtin()?,
-    };
-    if !(0.0..=1.0).contains(&args.threshold) {
-        anyhow::bail!(
-            "--threshold must be between 0 and 1, got {}",
-            args.threshold
-        );
-    }
+    let model = load_model(args.model.as_deref())?;
+    check_threshold(args.threshold)?;
     let segment = SegmentOptions {
         threshold: args.threshold,
         penalty: Penalty {
@@ -148,21 +133,13 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
         },
     };
     let render = RenderOptions {
-        chromium: args.chromium.clone(),
         javascript: args.javascript,
-        cache: (!args.no_cache).then(|| {
-            LayoutCache::new(
-                args.cache_dir
-                    .clone()
-                    .unwrap_or_else(LayoutCache::default_directory),
-            )
-        }),
         limits: ParseLimits {
             max_bytes: args.max_bytes,
             ..ParseLimits::default()
         },
         screenshot: args.report.is_some(),
-        ..RenderOptions::default()
+        ..args.browser.render_options()
     };
     let jobs = args.jobs.clamp(1, pages.len().max(1));
     let mut scorers = Vec::with_capacity(jobs);

@@ -7,11 +7,12 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use pagelevel::fetch::CrawlOptions;
 use pagelevel::model::FitOptions;
-use pagelevel::render::{LayoutCache, RenderOptions, Renderer};
+use pagelevel::render::Renderer;
 use pagelevel::sitelevel::Method;
 use pagelevel::train::{TrainOptions, TrainProgress, read_sites_file, train, write_report};
 
 use super::Outcome;
+use super::browser::BrowserArgs;
 
 /// Train the page-level template classifier from site-level labels of many sites.
 #[derive(Debug, Args)]
@@ -53,12 +54,8 @@ pub struct TrainArgs {
     /// Most requests made when crawling an http(s) site.
     #[arg(long, default_value_t = 1000)]
     max_fetches: usize,
-    /// Layout cache directory (default: `$PAGELEVEL_CACHE` or ~/.cache/pagelevel).
-    #[arg(long)]
-    cache_dir: Option<PathBuf>,
-    /// Chromium binary.
-    #[arg(long)]
-    chromium: Option<PathBuf>,
+    #[command(flatten)]
+    browser: BrowserArgs,
     /// No progress bars.
     #[arg(long, short)]
     quiet: bool,
@@ -104,16 +101,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<Outcome> {
             ..CrawlOptions::default()
         },
     };
-    let cache = LayoutCache::new(
-        args.cache_dir
-            .clone()
-            .unwrap_or_else(LayoutCache::default_directory),
-    );
-    let mut renderer = Renderer::new(RenderOptions {
-        chromium: args.chromium.clone(),
-        cache: Some(cache),
-        ..RenderOptions::default()
-    })?;
+    let mut renderer = Renderer::new(args.browser.render_options())?;
     let bar = if args.quiet {
         ProgressBar::hidden()
     } else {

@@ -1,36 +1,12 @@
 use super::*;
 use crate::page::{Page, ParseLimits};
-use crate::render::{Layout, LayoutBox, VIEWPORT};
+use crate::render::by_hand;
 
-/// A page laid out by hand: every element with a box of the given size stacked top-down.
+/// A page laid out by hand on a 1000 × 2000 document.
 fn rendered(html: &str, boxes: &[(&str, [f64; 4])]) -> RenderedPage {
     let url = url::Url::parse("https://news.example.com/story.html").ok();
     let page = Page::parse(html.as_bytes(), url, None, &ParseLimits::default()).expect("parses");
-    let mut layout_boxes = vec![None; page.dom.len()];
-    for (index, element) in page.dom.elements.iter().enumerate() {
-        let key = element.attribute("id").unwrap_or(element.tag.as_str());
-        if let Some((_, [x, y, w, h])) = boxes.iter().find(|(name, _)| *name == key) {
-            layout_boxes[index] = Some(LayoutBox {
-                x: *x,
-                y: *y,
-                width: *w,
-                height: *h,
-            });
-        }
-    }
-    RenderedPage {
-        page,
-        layout: Layout {
-            boxes: layout_boxes,
-            page_width: 1000.0,
-            page_height: 2000.0,
-            viewport: VIEWPORT,
-        },
-        render_ms: 0.0,
-        parse_ms: 0.0,
-        screenshot: None,
-        from_cache: false,
-    }
+    by_hand::lay_out(page, boxes, 1000.0, 2000.0)
 }
 
 fn value(features: &PageFeatures, rendered: &RenderedPage, id: &str, feature: Feature) -> f64 {

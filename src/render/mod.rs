@@ -20,6 +20,8 @@ use crate::page::{Page, PageError, ParseLimits, SerializeOptions, serialize};
 pub use browser::{NODE_ID_ATTRIBUTE, find_chromium};
 pub use cache::{LayoutCache, cache_key};
 pub use gate::Gate;
+#[cfg(test)]
+pub(crate) use snapshot::by_hand;
 pub use snapshot::{
     Layout, LayoutBox, RenderedPage, SCREENSHOT_MAX_HEIGHT, SNAPSHOT_FORMAT_VERSION, Snapshot,
     SnapshotNode, VIEWPORT, Viewport,

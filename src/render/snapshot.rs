@@ -154,3 +154,45 @@ pub struct SnapshotNode {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub link: Option<String>,
 }
+
+/// Pages laid out by hand, for tests of the stages after rendering.
+#[cfg(test)]
+pub(crate) mod by_hand {
+    use super::{Layout, LayoutBox, RenderedPage, VIEWPORT};
+    use crate::page::Page;
+
+    /// `page` with a box for every element whose `id` (or, without one, tag) is named in
+    /// `boxes` as `[x, y, width, height]`; the document is `width` × `height`.
+    pub fn lay_out(
+        page: Page,
+        boxes: &[(&str, [f64; 4])],
+        width: f64,
+        height: f64,
+    ) -> RenderedPage {
+        let layout_boxes = page
+            .dom
+            .elements
+            .iter()
+            .map(|element| {
+                let key = element.attribute("id").unwrap_or(element.tag.as_str());
+                boxes
+                    .iter()
+                    .find(|(name, _)| *name == key)
+                    .map(|(_, layout_box)| LayoutBox::from(*layout_box))
+            })
+            .collect();
+        RenderedPage {
+            page,
+            layout: Layout {
+                boxes: layout_boxes,
+                page_width: width,
+                page_height: height,
+                viewport: VIEWPORT,
+            },
+            render_ms: 0.0,
+            parse_ms: 0.0,
+            screenshot: None,
+            from_cache: false,
+        }
+    }
+}

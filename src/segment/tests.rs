@@ -5,7 +5,7 @@ use crate::model::{
     TrainingSummary,
 };
 use crate::page::{Page, ParseLimits};
-use crate::render::{Layout, LayoutBox, VIEWPORT};
+use crate::render::{LayoutBox, by_hand};
 
 /// A one-bucket model: templateness rises with the share of text in anchors.
 fn anchor_model() -> TemplateModel {
@@ -55,31 +55,7 @@ fn rendered() -> RenderedPage {
         ("br", [0.0, 200.0, 0.0, 20.0]),
         ("small", [0.0, 300.0, 30.0, 20.0]),
     ];
-    let mut layout_boxes = vec![None; page.dom.len()];
-    for (index, element) in page.dom.elements.iter().enumerate() {
-        let key = element.attribute("id").unwrap_or(element.tag.as_str());
-        if let Some((_, [x, y, w, h])) = boxes.iter().find(|(name, _)| *name == key) {
-            layout_boxes[index] = Some(LayoutBox {
-                x: *x,
-                y: *y,
-                width: *w,
-                height: *h,
-            });
-        }
-    }
-    RenderedPage {
-        page,
-        layout: Layout {
-            boxes: layout_boxes,
-            page_width: 1000.0,
-            page_height: 1000.0,
-            viewport: VIEWPORT,
-        },
-        render_ms: 0.0,
-        parse_ms: 0.0,
-        screenshot: None,
-        from_cache: false,
-    }
+    by_hand::lay_out(page, boxes, 1000.0, 1000.0)
 }
 
 fn node(rendered: &RenderedPage, id: &str) -> usize {
