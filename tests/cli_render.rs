@@ -112,3 +112,43 @@ fn help_explains_the_subcommands() {
         .success()
         .stdout(predicate::str::contains("render").and(predicate::str::contains("template")));
 }
+
+#[test]
+fn a_directory_without_pages_is_an_error_naming_it() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let empty = tempfile::tempdir().expect("temp dir");
+    pagelevel(cache.path())
+        .arg("render")
+        .arg(empty.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("holds no HTML pages"));
+}
+
+#[test]
+fn a_page_nested_beyond_the_depth_limit_names_the_flag_that_raises_it() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let pages = tempfile::tempdir().expect("temp dir");
+    let deep = pages.path().join("deep.html");
+    std::fs::write(&deep, "<div>".repeat(6_000) + "bottom").expect("write");
+    let out = pages.path().join("deep.json");
+    pagelevel(cache.path())
+        .args(["render", "-o"])
+        .arg(&out)
+        .arg(&deep)
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("deeper than 5000 levels")
+                .and(predicate::str::contains("--max-depth")),
+        );
+    pagelevel(cache.path())
+        .args(["render", "--max-depth", "10000", "-o"])
+        .arg(&out)
+        .arg(&deep)
+        .assert()
+        .success();
+    let snapshot: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&out).expect("written")).expect("JSON");
+    assert!(snapshot["nodes"].as_array().expect("nodes").len() > 6_000);
+}

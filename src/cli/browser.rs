@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use pagelevel::model::TemplateModel;
+use pagelevel::page::ParseLimits;
 use pagelevel::render::{LayoutCache, RenderOptions};
 
 /// The browser and its layout cache.
@@ -19,10 +20,19 @@ pub struct BrowserArgs {
     /// Render every page afresh, without reading or writing the layout cache.
     #[arg(long)]
     pub no_cache: bool,
+    /// Largest page accepted, in bytes.
+    #[arg(long, default_value_t = ParseLimits::default().max_bytes)]
+    pub max_bytes: usize,
+    /// Most elements accepted in one page.
+    #[arg(long, default_value_t = ParseLimits::default().max_elements)]
+    pub max_elements: usize,
+    /// Deepest element nesting accepted.
+    #[arg(long, default_value_t = ParseLimits::default().max_depth)]
+    pub max_depth: u32,
 }
 
 impl BrowserArgs {
-    /// Render options with this browser and cache, the rest at their defaults.
+    /// Render options with this browser, cache and page limits, the rest at their defaults.
     pub fn render_options(&self) -> RenderOptions {
         RenderOptions {
             chromium: self.chromium.clone(),
@@ -33,6 +43,11 @@ impl BrowserArgs {
                         .unwrap_or_else(LayoutCache::default_directory),
                 )
             }),
+            limits: ParseLimits {
+                max_bytes: self.max_bytes,
+                max_elements: self.max_elements,
+                max_depth: self.max_depth,
+            },
             ..RenderOptions::default()
         }
     }

@@ -6,7 +6,6 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
-use pagelevel::page::ParseLimits;
 use pagelevel::render::{PageSource, RenderOptions, Renderer};
 
 use super::Outcome;
@@ -43,9 +42,6 @@ pub struct RenderArgs {
     /// Seconds after which a browser call counts as hung: the page fails, the browser restarts.
     #[arg(long, default_value_t = 15.0)]
     timeout: f64,
-    /// Largest page accepted, in bytes.
-    #[arg(long, default_value_t = ParseLimits::default().max_bytes)]
-    max_bytes: usize,
     #[command(flatten)]
     browser: BrowserArgs,
     /// Print a line per page and a timing summary (median, p95) to standard error.
@@ -65,10 +61,6 @@ pub fn run(args: RenderArgs) -> anyhow::Result<Outcome> {
         javascript: args.javascript,
         load_budget: Duration::from_secs_f64(args.load_budget.max(0.0)),
         call_timeout: Duration::from_secs_f64(args.timeout.max(1.0)),
-        limits: ParseLimits {
-            max_bytes: args.max_bytes,
-            ..ParseLimits::default()
-        },
         ..args.browser.render_options()
     };
     let mut renderer = Renderer::new(options)?;
@@ -162,6 +154,12 @@ pub fn collect_pages(inputs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
                         found.push(path);
                     }
                 }
+            }
+            if found.is_empty() {
+                anyhow::bail!(
+                    "{} holds no HTML pages (files ending .html or .htm)",
+                    input.display()
+                );
             }
             found.sort();
             pages.extend(found);

@@ -10,7 +10,6 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use pagelevel::fetch::{CrawlOptions, FetchedPage, fetch_page, read_warc};
 use pagelevel::output::{page_line, page_output, write_csv_rows};
-use pagelevel::page::ParseLimits;
 use pagelevel::pipeline::{ScoredPage, Scorer};
 use pagelevel::render::{PageSource, RenderOptions};
 use pagelevel::report::html_report;
@@ -101,9 +100,6 @@ pub struct ScoreArgs {
     url: Option<url::Url>,
     #[command(flatten)]
     browser: BrowserArgs,
-    /// Largest page accepted, in bytes.
-    #[arg(long, default_value_t = ParseLimits::default().max_bytes)]
-    max_bytes: usize,
     /// Pages scored in parallel, each worker with its own browser (2 suits a 2-core machine).
     #[arg(long, default_value_t = 1)]
     jobs: usize,
@@ -134,10 +130,6 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
     };
     let render = RenderOptions {
         javascript: args.javascript,
-        limits: ParseLimits {
-            max_bytes: args.max_bytes,
-            ..ParseLimits::default()
-        },
         screenshot: args.report.is_some(),
         ..args.browser.render_options()
     };
