@@ -1,12 +1,13 @@
-//! Options every rendering command shares — which Chromium, which layout cache — and the model
-//! every scoring command loads, defined once.
+//! Options several commands share — which Chromium, which layout cache, page limits, the
+//! smoothing weight — and the model every scoring command loads, defined once.
 
 use std::path::{Path, PathBuf};
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use pagelevel::model::TemplateModel;
 use pagelevel::page::ParseLimits;
 use pagelevel::render::{LayoutCache, RenderOptions};
+use pagelevel::segment::NodeWeight;
 
 /// The browser and its layout cache.
 #[derive(Debug, Args)]
@@ -59,6 +60,24 @@ pub fn load_model(path: Option<&Path>) -> anyhow::Result<TemplateModel> {
         Some(path) => TemplateModel::load(path)?,
         None => TemplateModel::builtin()?,
     })
+}
+
+/// The smoothing weight of a node, as the `--weight` flag spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WeightArg {
+    /// 1 + hidden nodes rolled in: the paper's weight.
+    Count,
+    /// The paper's weight × √(area / mean area): large boxes count more (the default).
+    SqrtArea,
+}
+
+impl From<WeightArg> for NodeWeight {
+    fn from(weight: WeightArg) -> NodeWeight {
+        match weight {
+            WeightArg::Count => NodeWeight::Count,
+            WeightArg::SqrtArea => NodeWeight::SqrtArea,
+        }
+    }
 }
 
 /// Refuses a templateness threshold outside [0, 1].

@@ -26,7 +26,7 @@ use pagelevel::sitelevel::Method;
 use pagelevel::smooth::Penalty;
 
 use super::Outcome;
-use super::browser::{BrowserArgs, check_threshold, load_model};
+use super::browser::{BrowserArgs, WeightArg, check_threshold, load_model};
 
 /// Evaluate PageLevel on labelled datasets.
 #[derive(Debug, Args)]
@@ -53,6 +53,9 @@ pub struct EvalArgs {
     /// The penalty constant c of γᵢ = c·A/Aᵢ.
     #[arg(long, default_value_t = Penalty::default().scale)]
     penalty_scale: f64,
+    /// How much each node's score counts in the smoothing.
+    #[arg(long, value_enum, default_value = "sqrt-area")]
+    weight: WeightArg,
     /// Sweep the penalty (Figures 2 and 3) and the threshold.
     #[arg(long)]
     sweep_penalty: bool,
@@ -94,6 +97,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<Outcome> {
                 scale: args.penalty_scale,
                 ..Penalty::default()
             },
+            weight: args.weight.into(),
             ..SegmentOptions::default()
         },
         sweep: args.sweep_penalty.then(|| SweepGrid {

@@ -17,7 +17,7 @@ use pagelevel::segment::{DEFAULT_THRESHOLD, SegmentOptions};
 use pagelevel::smooth::{Algorithm, Penalty, PenaltyScheme};
 
 use super::Outcome;
-use super::browser::{BrowserArgs, check_threshold, load_model};
+use super::browser::{BrowserArgs, WeightArg, check_threshold, load_model};
 use super::render::collect_pages;
 
 /// How results are written.
@@ -67,6 +67,9 @@ pub struct ScoreArgs {
     /// The penalty constant c: larger gives fewer, larger sections.
     #[arg(long, default_value_t = 0.01)]
     penalty_scale: f64,
+    /// How much each node's score counts in the smoothing.
+    #[arg(long, value_enum, default_value = "sqrt-area")]
+    weight: WeightArg,
     /// The penalty function.
     #[arg(long, value_enum, default_value = "area")]
     penalty: PenaltyArg,
@@ -122,6 +125,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
             },
             scale: args.penalty_scale,
         },
+        weight: args.weight.into(),
         smooth: !args.no_smooth,
         algorithm: match args.algorithm {
             AlgorithmArg::Fast => Algorithm::Fast,

@@ -33,11 +33,26 @@ pub use text::{content_text, visible_text_chars};
 /// minority on real pages.
 pub const DEFAULT_THRESHOLD: f64 = 0.25;
 
+/// How much each visible node's distance from its score counts in the smoothing objective.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum NodeWeight {
+    /// The paper's: 1 + the hidden nodes rolled into the node. Many small, uncertain nodes then
+    /// outvote the large block holding them and can lift a whole article above the threshold.
+    Count,
+    /// The paper's weight × √(area / mean visible area): large, reliably scored boxes count
+    /// more, small ones less. Measured with `pagelevel eval` (t = 0.25, c = 0.01), Smooth's
+    /// template-text F1 went from below Basic to at or above it on every shared set (dragnet
+    /// 0.76 → 0.83, cleaneval 0.55 → 0.58, l3s-gn1 0.77 → 0.80) and Kreuzer's ARI 0.35 → 0.38.
+    #[default]
+    SqrtArea,
+}
+
 /// How a page is scored.
 #[derive(Debug, Clone)]
 pub struct SegmentOptions {
     pub threshold: f64,
     pub penalty: Penalty,
+    pub weight: NodeWeight,
     /// False gives the paper's *Basic*: classifier scores thresholded, no smoothing.
     pub smooth: bool,
     pub algorithm: Algorithm,
@@ -48,6 +63,7 @@ impl Default for SegmentOptions {
         SegmentOptions {
             threshold: DEFAULT_THRESHOLD,
             penalty: Penalty::default(),
+            weight: NodeWeight::default(),
             smooth: true,
             algorithm: Algorithm::Fast,
         }
@@ -149,12 +165,8 @@ pub fn segment_page(
         .collect();
     let (smoothed, cost, section_starts) = if options.smooth {
         let gamma = penalties(&visible.parent, &visible.select(&area), options.penalty)?;
-        let problem = SmoothingProblem::new(
-            &visible.parent,
-            visible_scores,
-            visible.weight.clone(),
-            gamma,
-        )?;
+        let weight = node_weights(&visible.weight, &visible.select(&area), options.weight);
+        let problem = SmoothingProblem::new(&visible.parent, visible_scores, weight, gamma)?;
         let smoothing = smooth_with(&problem, options.algorithm)?;
         (smoothing.smoothed, smoothing.cost, smoothing.sections)
     } else {
@@ -240,6 +252,21 @@ pub fn segment_page(
             segment_ms: ms(smooth_done, segment_done),
         },
     })
+}
+
+/// The smoothing weight of each visible node from its roll-up count and its area.
+fn node_weights(count: &[f64], area: &[f64], weight: NodeWeight) -> Vec<f64> {
+    match weight {
+        NodeWeight::Count => count.to_vec(),
+        NodeWeight::SqrtArea => {
+            let mean_area = area.iter().sum::<f64>() / area.len().max(1) as f64;
+            count
+                .iter()
+                .zip(area)
+                .map(|(count, area)| count * (area / mean_area).sqrt().max(1e-6))
+                .collect()
+        }
+    }
 }
 
 /// The tree of laid-out elements: elements with a box (and the root), each attached to its

@@ -146,3 +146,68 @@ fn a_page_whose_root_box_is_empty_is_still_scored() {
     assert!(segmented.nodes[node(&rendered, "nav")].template);
     assert_eq!(segmented.sections[0].id, NodeId(0));
 }
+
+/// An article block holding one long paragraph and `items` small, half-linked items.
+fn article_with_items(items: usize) -> RenderedPage {
+    let item =
+        r#"<div class="item">one two three four five <a href="/x">six seven eight nine</a></div>"#;
+    let html = format!(
+        r#"<html><body><div id="article"><p id="text">{}</p>{}</div></body></html>"#,
+        "Long article text without links. ".repeat(30),
+        item.repeat(items)
+    );
+    let page = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).expect("parses");
+    let mut rendered = by_hand::lay_out(
+        page,
+        &[
+            ("html", [0.0, 0.0, 1000.0, 3400.0]),
+            ("body", [0.0, 0.0, 1000.0, 3400.0]),
+            ("article", [0.0, 0.0, 1000.0, 3400.0]),
+            ("text", [0.0, 0.0, 1000.0, 3000.0]),
+            ("a", [0.0, 0.0, 30.0, 20.0]),
+        ],
+        1000.0,
+        3400.0,
+    );
+    // The items: 1000 × 40 px each, stacked under the paragraph.
+    let dom = rendered.page.dom.clone();
+    for (index, id) in dom
+        .ids()
+        .filter(|&id| dom.element(id).attribute("class") == Some("item"))
+        .enumerate()
+    {
+        rendered.layout.boxes[id.index()] = Some(LayoutBox {
+            x: 0.0,
+            y: 3000.0 + 40.0 * index as f64,
+            width: 1000.0,
+            height: 40.0,
+        });
+    }
+    rendered
+}
+
+#[test]
+fn many_small_uncertain_items_no_longer_outvote_the_large_article_that_holds_them() {
+    let rendered = article_with_items(8);
+    let article = node(&rendered, "article");
+    let count = SegmentOptions {
+        weight: NodeWeight::Count,
+        ..SegmentOptions::default()
+    };
+    let by_count = segment_page(&rendered, &anchor_model(), &count).expect("scores");
+    let by_area =
+        segment_page(&rendered, &anchor_model(), &SegmentOptions::default()).expect("scores");
+    // Each item scores ≈ 0.39 (4 of 9 words in a link); the article (32 of 222 words in
+    // links) ≈ 0.06 and its paragraph ≈ 0.02.
+    assert!(
+        by_count.nodes[article].template,
+        "the paper's weights lift the article: {:?}",
+        by_count.nodes[article]
+    );
+    assert!(
+        !by_area.nodes[article].template,
+        "area weights keep it content: {:?}",
+        by_area.nodes[article]
+    );
+    assert!(!by_area.content_text.is_empty());
+}
