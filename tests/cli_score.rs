@@ -75,6 +75,7 @@ fn score_gives_every_node_a_verdict_and_separates_the_free_software_article_from
     }
     let content = page["content_text"].as_str().expect("content text");
     assert!(content.contains("Free software is a matter of the users' freedom to run, copy"));
+    assert!(content.contains("GNU is a Unix-like operating system that is free software"));
     assert!(
         !content.contains("Copyright Infringement Notification"),
         "the footer is template"
@@ -348,5 +349,32 @@ fn pages_from_a_warc_file_and_from_a_url_are_scored_from_their_bytes() {
         served.load(std::sync::atomic::Ordering::SeqCst),
         1,
         "fetched once; the browser never asks the server"
+    );
+}
+
+#[test]
+fn a_reader_that_stops_reading_is_not_an_error() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pagelevel"))
+        .env("PAGELEVEL_CACHE", cache.path())
+        .args(["score", "--format", "text"])
+        .arg(example_page())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("starts");
+    // Close the pipe before the page is rendered, as `| head` does after its first lines.
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("finishes");
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
     );
 }
