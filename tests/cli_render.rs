@@ -1,19 +1,10 @@
 //! `pagelevel render` as a user runs it: real pages in, snapshots out, bad input reported.
 
-use std::path::{Path, PathBuf};
+mod common;
 
 use assert_cmd::Command;
+use common::{example_page, pagelevel};
 use predicates::prelude::*;
-
-fn example_page() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/example/gnu.org/index.html")
-}
-
-fn pagelevel(cache: &Path) -> Command {
-    let mut command = Command::cargo_bin("pagelevel").expect("binary");
-    command.env("PAGELEVEL_CACHE", cache);
-    command
-}
 
 #[test]
 fn render_writes_a_snapshot_with_every_element_in_document_order() {

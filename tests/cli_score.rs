@@ -1,26 +1,18 @@
 //! `pagelevel score` as a user runs it, on real pages: the JSON contract, the other formats,
 //! the HTML report looked at in a real browser, and bad input that never takes a batch down.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use common::{example_page, pagelevel, warc_of};
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn example_page() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/example/gnu.org/index.html")
-}
 
 fn news_page() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(
         "../shared/datasets/labeled/l3s-gn1/original/01ccc7c5-a1d1-46e1-a5f7-43310df16575.html",
     )
-}
-
-fn pagelevel(cache: &Path) -> Command {
-    let mut command = Command::cargo_bin("pagelevel").expect("binary");
-    command.env("PAGELEVEL_CACHE", cache);
-    command
 }
 
 fn score_json(cache: &Path, extra: &[&str]) -> Value {
@@ -273,27 +265,17 @@ fn a_corrupt_model_or_a_bad_threshold_is_an_error_with_exit_code_2() {
         .stderr(predicate::str::contains("--threshold"));
 }
 
-/// A WARC file with one HTML response record holding `body`.
-fn warc_with(url: &str, body: &[u8]) -> Vec<u8> {
-    let mut http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n".to_vec();
-    http.extend_from_slice(body);
-    let mut warc = format!(
-        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:1>\r\nWARC-Target-URI: {url}\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
-        http.len()
-    )
-    .into_bytes();
-    warc.extend_from_slice(&http);
-    warc.extend_from_slice(b"\r\n\r\n");
-    warc
-}
-
 #[test]
 fn pages_from_a_warc_file_and_from_a_url_are_scored_from_their_bytes() {
     let cache = tempfile::tempdir().expect("temp dir");
     let directory = tempfile::tempdir().expect("temp dir");
     let body = std::fs::read(example_page()).expect("read");
     let warc = directory.path().join("crawl.warc");
-    std::fs::write(&warc, warc_with("http://www.gnu.org/", &body)).expect("write");
+    std::fs::write(
+        &warc,
+        warc_of(&[("http://www.gnu.org/".to_string(), body.clone())]),
+    )
+    .expect("write");
     let output = pagelevel(cache.path())
         .args(["score", "--format", "jsonl", "--quiet"])
         .arg(&warc)

@@ -5,7 +5,10 @@ use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 
+mod common;
+
 use assert_cmd::Command;
+use common::warc_of;
 use pagelevel::model::TemplateModel;
 use predicates::prelude::*;
 
@@ -22,27 +25,6 @@ fn html_files(directory: &Path) -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
-}
-
-/// A WARC file with the given pages as HTML responses under `http://{host}/{file name}`.
-fn warc_of(host: &str, pages: &[PathBuf]) -> Vec<u8> {
-    let mut warc = Vec::new();
-    for (index, page) in pages.iter().enumerate() {
-        let body = std::fs::read(page).expect("read");
-        let mut http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n".to_vec();
-        http.extend_from_slice(&body);
-        let name = page.file_name().expect("name").to_string_lossy();
-        warc.extend_from_slice(
-            format!(
-                "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{index}>\r\nWARC-Target-URI: http://{host}/{name}\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
-                http.len()
-            )
-            .as_bytes(),
-        );
-        warc.extend_from_slice(&http);
-        warc.extend_from_slice(b"\r\n\r\n");
-    }
-    warc
 }
 
 /// Serves a saved site's files on loopback, with a robots.txt that forbids `/private/`.
@@ -94,7 +76,17 @@ fn train_labels_real_sites_from_directories_a_warc_and_a_crawl_and_writes_a_load
     let cache = work.path().join("cache");
     let warc = work.path().join("gimp.warc");
     let gimp = html_files(&sites().join("gimp-help-docbook"));
-    std::fs::write(&warc, warc_of("docs.gimp.example", &gimp[..8])).expect("write warc");
+    let records: Vec<(String, Vec<u8>)> = gimp[..8]
+        .iter()
+        .map(|page| {
+            let name = page.file_name().expect("name").to_string_lossy();
+            (
+                format!("http://docs.gimp.example/{name}"),
+                std::fs::read(page).expect("read"),
+            )
+        })
+        .collect();
+    std::fs::write(&warc, warc_of(&records)).expect("write warc");
     let port = serve_site(sites().join("httrack-website"));
     let list = work.path().join("sites.txt");
     std::fs::write(

@@ -1,0 +1,44 @@
+//! What the command-line tests share: the bundled example page, the binary with its own layout
+//! cache, and WARC files built in memory.
+#![allow(dead_code)] // each test binary uses a different part
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+/// The bundled example page (www.gnu.org, with its stylesheets).
+pub fn example_page() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/example/gnu.org/index.html")
+}
+
+/// The shared datasets beside the repository.
+pub fn datasets() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets")
+}
+
+/// The `pagelevel` binary, caching layouts in `cache` (never the user's cache).
+pub fn pagelevel(cache: &Path) -> Command {
+    let mut command = Command::cargo_bin("pagelevel").expect("binary");
+    command.env("PAGELEVEL_CACHE", cache);
+    command
+}
+
+/// A WARC file with one HTML response record per `(url, body)`.
+pub fn warc_of(records: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let mut warc = Vec::new();
+    for (index, (url, body)) in records.iter().enumerate() {
+        let mut http =
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n".to_vec();
+        http.extend_from_slice(body);
+        warc.extend_from_slice(
+            format!(
+                "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{index}>\r\nWARC-Target-URI: {url}\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+                http.len()
+            )
+            .as_bytes(),
+        );
+        warc.extend_from_slice(&http);
+        warc.extend_from_slice(b"\r\n\r\n");
+    }
+    warc
+}
