@@ -360,3 +360,38 @@ fn a_reader_that_stops_reading_is_not_an_error() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+#[test]
+fn parallel_jobs_write_results_in_the_order_the_pages_were_given() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let pages = [news_page(), example_page(), news_page()];
+    let output = pagelevel(cache.path())
+        .args(["score", "--quiet", "--jobs", "2", "--format", "jsonl"])
+        .args(&pages)
+        .output()
+        .expect("runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let urls: Vec<String> = String::from_utf8(output.stdout)
+        .expect("utf-8")
+        .lines()
+        .map(|line| {
+            serde_json::from_str::<Value>(line).expect("JSON")["url"]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect();
+    assert_eq!(urls.len(), 3);
+    for (url, page) in urls.iter().zip(&pages) {
+        let name = page
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        assert!(url.ends_with(&name), "{url} is not {name}");
+    }
+}
