@@ -3,22 +3,13 @@
 mod common;
 
 use assert_cmd::Command;
-use common::{example_page, pagelevel};
+use common::{example_page, pagelevel, succeed};
 use predicates::prelude::*;
 
 #[test]
 fn render_writes_a_snapshot_with_every_element_in_document_order() {
     let cache = tempfile::tempdir().expect("temp dir");
-    let output = pagelevel(cache.path())
-        .args(["render"])
-        .arg(example_page())
-        .output()
-        .expect("runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let output = succeed(pagelevel(cache.path()).args(["render"]).arg(example_page()));
     let snapshot: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
     let nodes = snapshot["nodes"].as_array().expect("nodes array");
     assert!(nodes.len() > 100);

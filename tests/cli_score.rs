@@ -5,7 +5,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{example_page, pagelevel, warc_of};
+use common::{example_page, pagelevel, succeed, warc_of};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -16,16 +16,11 @@ fn news_page() -> PathBuf {
 }
 
 fn score_json(cache: &Path, extra: &[&str]) -> Value {
-    let output = pagelevel(cache)
-        .arg("score")
-        .args(extra)
-        .arg(example_page())
-        .output()
-        .expect("runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let output = succeed(
+        pagelevel(cache)
+            .arg("score")
+            .args(extra)
+            .arg(example_page()),
     );
     serde_json::from_slice(&output.stdout).expect("one JSON document")
 }
@@ -276,15 +271,10 @@ fn pages_from_a_warc_file_and_from_a_url_are_scored_from_their_bytes() {
         warc_of(&[("http://www.gnu.org/".to_string(), body.clone())]),
     )
     .expect("write");
-    let output = pagelevel(cache.path())
-        .args(["score", "--format", "jsonl", "--quiet"])
-        .arg(&warc)
-        .output()
-        .expect("runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let output = succeed(
+        pagelevel(cache.path())
+            .args(["score", "--format", "jsonl", "--quiet"])
+            .arg(&warc),
     );
     let line: Value = serde_json::from_slice(&output.stdout).expect("one JSON line");
     assert_eq!(line["url"], "http://www.gnu.org/");
@@ -315,15 +305,7 @@ fn pages_from_a_warc_file_and_from_a_url_are_scored_from_their_bytes() {
         }
     });
     let url = format!("http://127.0.0.1:{port}/index.html");
-    let output = pagelevel(cache.path())
-        .args(["score", "--format", "text", &url])
-        .output()
-        .expect("runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let output = succeed(pagelevel(cache.path()).args(["score", "--format", "text", &url]));
     assert!(
         String::from_utf8_lossy(&output.stdout).contains("Free software is a matter of the users")
     );
@@ -365,15 +347,10 @@ fn a_reader_that_stops_reading_is_not_an_error() {
 fn parallel_jobs_write_results_in_the_order_the_pages_were_given() {
     let cache = tempfile::tempdir().expect("temp dir");
     let pages = [news_page(), example_page(), news_page()];
-    let output = pagelevel(cache.path())
-        .args(["score", "--quiet", "--jobs", "2", "--format", "jsonl"])
-        .args(&pages)
-        .output()
-        .expect("runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let output = succeed(
+        pagelevel(cache.path())
+            .args(["score", "--quiet", "--jobs", "2", "--format", "jsonl"])
+            .args(&pages),
     );
     let urls: Vec<String> = String::from_utf8(output.stdout)
         .expect("utf-8")

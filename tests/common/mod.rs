@@ -42,3 +42,14 @@ pub fn warc_of(records: &[(String, Vec<u8>)]) -> Vec<u8> {
     }
     warc
 }
+
+/// Runs `command`, requires it to succeed (showing its error output otherwise), returns its output.
+pub fn succeed(command: &mut Command) -> std::process::Output {
+    let output = command.output().expect("the command runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
