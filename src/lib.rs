@@ -23,6 +23,7 @@
 //! ```
 
 pub mod eval;
+pub mod extract;
 pub mod features;
 pub mod fetch;
 pub mod model;

@@ -2,14 +2,15 @@
 //! segmented, the content separated. [`Scorer`] keeps one browser and one model for many pages.
 //!
 //! Stage order: parse → render (cached) → features → classify → hide small nodes → smooth →
-//! threshold → sections and content text. A failure of one page is that page's error; the
+//! threshold → sections and content text → main text and comments. A failure of one page is that page's error; the
 //! scorer stays usable for the next.
 
 use thiserror::Error;
 
+use crate::extract::{Extracted, extract};
 use crate::model::TemplateModel;
 use crate::render::{PageSource, RenderError, RenderOptions, RenderedPage, Renderer};
-use crate::segment::{SegmentError, SegmentOptions, SegmentedPage, segment_page};
+use crate::segment::{SegmentError, SegmentOptions, SegmentedPage, paragraphs, segment_page};
 
 /// Why a page could not be scored.
 #[derive(Debug, Error)]
@@ -20,11 +21,24 @@ pub enum ScoreError {
     Segment(#[from] SegmentError),
 }
 
-/// A page with its layout and its verdicts.
+/// A page with its layout, its verdicts and its main text.
 #[derive(Debug, Clone)]
 pub struct ScoredPage {
     pub rendered: RenderedPage,
     pub segmented: SegmentedPage,
+    pub extracted: Extracted,
+}
+
+/// The main text and comments of a segmented page.
+pub fn extract_main_text(rendered: &RenderedPage, segmented: &SegmentedPage) -> Extracted {
+    let dom = &rendered.page.dom;
+    let template: Vec<bool> = segmented.nodes.iter().map(|node| node.template).collect();
+    extract(
+        dom,
+        &paragraphs(dom, &segmented.text_visible),
+        &template,
+        &rendered.page.title,
+    )
 }
 
 /// Scores pages with one reused browser and one model.
@@ -52,9 +66,11 @@ impl Scorer {
     pub fn score(&mut self, source: &PageSource) -> Result<ScoredPage, ScoreError> {
         let rendered = self.renderer.render(source)?;
         let segmented = segment_page(&rendered, &self.model, &self.options)?;
+        let extracted = extract_main_text(&rendered, &segmented);
         Ok(ScoredPage {
             rendered,
             segmented,
+            extracted,
         })
     }
 

@@ -11,17 +11,19 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use pagelevel::eval::datasets::SplitChoice;
 use pagelevel::eval::report::{
     PAGE_CSV_HEADER, SWEEP_CSV_HEADER, markdown_summary, write_page_row, write_sweep_rows,
 };
 use pagelevel::eval::{
     DatasetFormat, DatasetReport, DatasetSpec, EvalOptions, FailedPage, L3sMapping, LabelledPage,
-    PageEvaluation, PageRuns, PageScores, PageText, SitePageText, SweepGrid, VariantTotals,
-    best_merge_delta, evaluate_site_method, load_dataset, page_gold, plot, sweep_points,
+    PageEvaluation, PageRuns, PageScores, PageText, SitePageText, SweepGrid, TextScore, TextTotals,
+    VariantTotals, best_merge_delta, evaluate_site_method, load_dataset, page_gold, plot,
+    sweep_points,
 };
 use pagelevel::model::TemplateModel;
 use pagelevel::render::{PageSource, Renderer};
-use pagelevel::segment::{DEFAULT_THRESHOLD, SegmentOptions};
+use pagelevel::segment::{DEFAULT_THRESHOLD, SegmentOptions, text_visibility};
 use pagelevel::sitelevel::Method;
 use pagelevel::smooth::Penalty;
 
@@ -44,6 +46,14 @@ pub struct EvalArgs {
     /// Print one JSON object per dataset instead of the markdown summary.
     #[arg(long)]
     json: bool,
+    /// Which pages of the frozen split: dev (where choices are made), test (reported once per
+    /// change, never tuned on) or all.
+    #[arg(long, default_value = "dev")]
+    split: SplitChoice,
+    /// Score another extractor's output texts as NAME=DIR, read from
+    /// DIR/<dataset folder>/<page's HTML path within it>.txt (repeatable).
+    #[arg(long = "external", value_name = "NAME=DIR", value_parser = parse_external)]
+    externals: Vec<(String, PathBuf)>,
     /// Evaluate only the first N pages of each dataset.
     #[arg(long, value_name = "N")]
     limit: Option<usize>,
@@ -65,6 +75,10 @@ pub struct EvalArgs {
     /// Thresholds of the sweep.
     #[arg(long, value_delimiter = ',', default_values_t = SweepGrid::default().thresholds)]
     thresholds: Vec<f64>,
+    /// Apply the threshold as configured even where it leaves a page without content (by
+    /// default a page that has running text always keeps its least template-like part).
+    #[arg(long)]
+    no_content_floor: bool,
     /// Skip the site-level methods on multi-page sets.
     #[arg(long)]
     no_sitelevel: bool,
@@ -98,6 +112,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<Outcome> {
                 ..Penalty::default()
             },
             weight: args.weight.into(),
+            content_floor: !args.no_content_floor,
             ..SegmentOptions::default()
         },
         sweep: args.sweep_penalty.then(|| SweepGrid {
@@ -110,6 +125,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<Outcome> {
         .iter()
         .map(|spec| {
             let mut dataset = load_dataset(spec)?;
+            dataset.pages.retain(|page| args.split.keeps(page.split));
             if let Some(limit) = args.limit {
                 dataset.pages.truncate(limit);
             }
@@ -132,7 +148,15 @@ pub fn run(args: EvalArgs) -> anyhow::Result<Outcome> {
     page_rows.write_record(PAGE_CSV_HEADER)?;
     for (spec, dataset) in &datasets {
         bar.set_message(spec.format.name());
-        let run = evaluate_dataset(spec, &dataset.pages, &model, &options, &mut renderer, &bar);
+        let run = evaluate_dataset(
+            spec,
+            &dataset.pages,
+            &model,
+            &options,
+            &args.externals,
+            &mut renderer,
+            &bar,
+        );
         for failure in &run.failed {
             bar.suspend(|| {
                 eprintln!(
@@ -144,6 +168,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<Outcome> {
         reports.extend(dataset_reports(
             &run,
             &options,
+            &args.externals,
             !args.no_sitelevel,
             &mut page_rows,
             &bar,
@@ -196,6 +221,7 @@ fn evaluate_dataset(
     pages: &[LabelledPage],
     model: &TemplateModel,
     options: &EvalOptions,
+    externals: &[(String, PathBuf)],
     renderer: &mut Renderer,
     bar: &ProgressBar,
 ) -> DatasetRun {
@@ -216,12 +242,22 @@ fn evaluate_dataset(
         let result = (|| -> anyhow::Result<()> {
             let source = page_source(page)?;
             let rendered = renderer.render(&source).context("cannot render")?;
-            let text = PageText::of(&rendered.page.dom, |id| rendered.layout_box(id).is_some());
+            // The words a reader sees, exactly as the product decides it.
+            let visible = text_visibility(&rendered);
+            let text = PageText::of(&rendered.page.dom, |id| visible[id.index()]);
             let runs = PageRuns::of(&rendered, model, options).context("cannot score")?;
             let mut evaluations = Vec::new();
             for (index, (_, mapping)) in mappings.iter().enumerate() {
                 let gold = page_gold(&text, &page.gold, *mapping)?;
-                evaluations.push(runs.evaluate(&text, &gold, options));
+                let mut evaluation = runs.evaluate(&text, &gold, options);
+                for (_, directory) in externals {
+                    let output = external_text(directory, &spec.path, &page.html_path);
+                    evaluation
+                        .output
+                        .external
+                        .push(TextScore::of(&output, &gold.main_text));
+                }
+                evaluations.push(evaluation);
                 if index == 0
                     && let Some(group) = &page.site_group
                 {
@@ -253,6 +289,28 @@ fn evaluate_dataset(
     run
 }
 
+/// `NAME=DIR` of `--external`.
+fn parse_external(value: &str) -> Result<(String, PathBuf), String> {
+    match value.split_once('=') {
+        Some((name, directory)) if !name.is_empty() && !directory.is_empty() => {
+            Ok((name.to_string(), PathBuf::from(directory)))
+        }
+        _ => Err(format!("`{value}` is not NAME=DIR")),
+    }
+}
+
+/// Another extractor's output for a page: DIR/<dataset folder>/<HTML path within it>.txt; a
+/// missing file is an empty output (the extractor gave nothing).
+fn external_text(directory: &Path, dataset_root: &Path, html_path: &Path) -> String {
+    let folder = dataset_root.file_name().unwrap_or_default();
+    let relative = html_path.strip_prefix(dataset_root).unwrap_or(html_path);
+    let mut path = directory.join(folder).join(relative).into_os_string();
+    path.push(".txt");
+    std::fs::read(&path)
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .unwrap_or_default()
+}
+
 /// How a labelled page is rendered: from its folder as web root, with the set's URL (for link
 /// resolution) and `<base href>` (Kreuzer's copied assets).
 fn page_source(page: &LabelledPage) -> anyhow::Result<PageSource> {
@@ -272,6 +330,7 @@ fn page_source(page: &LabelledPage) -> anyhow::Result<PageSource> {
 fn dataset_reports(
     run: &DatasetRun,
     options: &EvalOptions,
+    externals: &[(String, PathBuf)],
     with_sitelevel: bool,
     page_rows: &mut csv::Writer<Vec<u8>>,
     bar: &ProgressBar,
@@ -329,8 +388,25 @@ fn dataset_reports(
                 sitelevel.insert(method.name(), totals.report());
             }
         }
+        let mut output = BTreeMap::new();
+        let mut content = TextTotals::default();
+        let mut main = TextTotals::default();
+        let mut external = vec![TextTotals::default(); externals.len()];
+        for evaluation in &evaluations {
+            content.add(&evaluation.output.content);
+            main.add(&evaluation.output.main);
+            for (totals, page) in external.iter_mut().zip(&evaluation.output.external) {
+                totals.add(page);
+            }
+        }
+        output.insert("pagelevel content_text".to_string(), content.report());
+        output.insert("pagelevel main_text".to_string(), main.report());
+        for ((name, _), totals) in externals.iter().zip(&external) {
+            output.insert(name.clone(), totals.report());
+        }
         reports.push(DatasetReport {
             dataset: dataset.clone(),
+            output,
             mapping: *mapping,
             pages: pages.len(),
             failed: run.failed.clone(),

@@ -29,8 +29,11 @@ enum Format {
     Jsonl,
     /// One row per node.
     Csv,
-    /// The content text alone, paragraphs separated by blank lines.
+    /// The content text alone (everything not template), paragraphs separated by blank lines.
     Text,
+    /// The main text alone (the article or main body, without comments), paragraphs separated
+    /// by blank lines.
+    Main,
 }
 
 /// Which penalty function γ the smoothing uses (Section 5.3 of the paper).
@@ -73,6 +76,10 @@ pub struct ScoreArgs {
     /// The penalty function.
     #[arg(long, value_enum, default_value = "area")]
     penalty: PenaltyArg,
+    /// Apply the threshold as configured even where it leaves a page without content (by
+    /// default a page that has running text always keeps its least template-like part).
+    #[arg(long)]
+    no_content_floor: bool,
     /// No smoothing: threshold the classifier's scores (the paper's "Basic").
     #[arg(long)]
     no_smooth: bool,
@@ -127,6 +134,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
         },
         weight: args.weight.into(),
         smooth: !args.no_smooth,
+        content_floor: !args.no_content_floor,
         algorithm: match args.algorithm {
             AlgorithmArg::Fast => Algorithm::Fast,
             AlgorithmArg::Paper => Algorithm::Paper,
@@ -192,6 +200,10 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
             }
             Format::Text => {
                 sink.write_all(scored.segmented.content_text.as_bytes())?;
+                sink.write_all(b"\n")?;
+            }
+            Format::Main => {
+                sink.write_all(scored.extracted.main_text.as_bytes())?;
                 sink.write_all(b"\n")?;
             }
             Format::Csv => {

@@ -7,14 +7,18 @@
 
 use crate::model::TemplateModel;
 use crate::page::{Dom, NodeId, Page};
+use crate::pipeline::extract_main_text;
 use crate::render::RenderedPage;
-use crate::segment::{SegmentError, SegmentOptions, SegmentedPage, segment_page};
+use crate::segment::{
+    ContentFloor, SegmentError, SegmentOptions, SegmentedPage, running_words, segment_page,
+};
 use crate::sitelevel::{Method, SiteLevelError};
 use crate::smooth::Penalty;
 
 use super::EvalError;
 use super::datasets::Gold;
 use super::merge::{MERGE_DELTAS, merge_verdicts};
+use super::output_scores::{OutputScores, TextScore};
 use super::page_text::PageText;
 use super::scoring::{PageGold, PageScores, Verdicts, score_page};
 use super::truth::{L3sMapping, main_text_words, page_truth};
@@ -53,13 +57,22 @@ pub struct Segmentation {
     /// detector hides, that of the nearest ancestor it scored — the value its verdict follows.
     pub element_score: Vec<f64>,
     pub section: Vec<NodeId>,
+    /// The smoothed run's content floor: the threshold it applies on this page for a given
+    /// configured one (`None` for Basic, which thresholds the classifier as the paper does).
+    pub floor: Option<ContentFloor>,
 }
 
 impl Segmentation {
-    /// The smoothed run's own sections.
-    pub fn of(segmented: &SegmentedPage, dom: &Dom) -> Segmentation {
+    /// The smoothed run's own sections, with the page's content floor when the run uses one.
+    pub fn of(segmented: &SegmentedPage, dom: &Dom, content_floor: bool) -> Segmentation {
         let (element_score, _) = scores_and_owners(segmented, dom);
         Segmentation {
+            floor: content_floor.then(|| {
+                ContentFloor::of(
+                    &segmented.templateness,
+                    &running_words(dom, &segmented.text_visible),
+                )
+            }),
             element_score,
             section: segmented.nodes.iter().map(|node| node.section).collect(),
         }
@@ -73,11 +86,17 @@ impl Segmentation {
         Segmentation {
             element_score,
             section,
+            floor: None,
         }
     }
 
-    /// Verdicts at `threshold`, with or without the sections.
+    /// Verdicts at `threshold` (lowered by the content floor, as the product does), with or
+    /// without the sections.
     fn verdicts(&self, text: &PageText, threshold: f64, with_sections: bool) -> Verdicts {
+        let threshold = self
+            .floor
+            .as_ref()
+            .map_or(threshold, |floor| floor.threshold_for(threshold));
         let template: Vec<bool> = self
             .element_score
             .iter()
@@ -125,6 +144,16 @@ pub struct PageRuns {
     pub sweep: Vec<Segmentation>,
     /// Sections of the reported Smooth run.
     pub smooth_sections: usize,
+    /// The texts the product outputs for the page (the reported Smooth run).
+    pub texts: ProductTexts,
+}
+
+/// The texts `pagelevel score` outputs for a page.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProductTexts {
+    pub content: String,
+    pub main: String,
+    pub comments: String,
 }
 
 /// One page's scores for every variant.
@@ -139,6 +168,8 @@ pub struct PageEvaluation {
     /// Basic at each sweep threshold.
     pub sweep_basic: Vec<PageScores>,
     pub smooth_sections: usize,
+    /// The product's output texts against the gold main text.
+    pub output: OutputScores,
 }
 
 impl PageRuns {
@@ -149,7 +180,8 @@ impl PageRuns {
         options: &EvalOptions,
     ) -> Result<PageRuns, SegmentError> {
         let dom = &rendered.page.dom;
-        let run = |smooth: bool, scale: f64| -> Result<(Segmentation, usize), SegmentError> {
+        let mut texts = ProductTexts::default();
+        let mut run = |smooth: bool, scale: f64| -> Result<(Segmentation, usize), SegmentError> {
             let segment = SegmentOptions {
                 smooth,
                 penalty: Penalty {
@@ -159,8 +191,16 @@ impl PageRuns {
                 ..options.segment.clone()
             };
             let segmented = segment_page(rendered, model, &segment)?;
+            if smooth && scale == options.segment.penalty.scale {
+                let extracted = extract_main_text(rendered, &segmented);
+                texts = ProductTexts {
+                    content: segmented.content_text.clone(),
+                    main: extracted.main_text,
+                    comments: extracted.comments,
+                };
+            }
             let segmentation = if smooth {
-                Segmentation::of(&segmented, dom)
+                Segmentation::of(&segmented, dom, options.segment.content_floor)
             } else {
                 Segmentation::unsmoothed(&segmented, dom)
             };
@@ -169,19 +209,21 @@ impl PageRuns {
         let scale = options.segment.penalty.scale;
         let (basic, _) = run(false, scale)?;
         let (smooth, smooth_sections) = run(true, scale)?;
-        let sweep = match &options.sweep {
-            Some(grid) => grid
-                .multipliers
-                .iter()
-                .map(|multiplier| run(true, scale * multiplier).map(|(runs, _)| runs))
-                .collect::<Result<_, _>>()?,
-            None => Vec::new(),
-        };
+        let sweep_scales: Vec<f64> = options
+            .sweep
+            .as_ref()
+            .map(|grid| grid.multipliers.iter().map(|m| scale * m).collect())
+            .unwrap_or_default();
+        let sweep = sweep_scales
+            .into_iter()
+            .map(|scale| run(true, scale).map(|(runs, _)| runs))
+            .collect::<Result<_, _>>()?;
         Ok(PageRuns {
             basic,
             smooth,
             sweep,
             smooth_sections,
+            texts,
         })
     }
 
@@ -227,6 +269,11 @@ impl PageRuns {
                 .map(|&threshold| score(self.basic.verdicts(text, threshold, false)))
                 .collect(),
             smooth_sections: self.smooth_sections,
+            output: OutputScores {
+                content: TextScore::of(&self.texts.content, &gold.main_text),
+                main: TextScore::of(&self.texts.main, &gold.main_text),
+                external: Vec::new(),
+            },
         }
     }
 }
@@ -309,6 +356,9 @@ mod tests {
                 })
                 .collect(),
             sections: Vec::new(),
+            templateness: smoothed.iter().map(|value| value.unwrap_or(0.0)).collect(),
+            threshold: 0.5,
+            text_visible: vec![true; smoothed.len()],
             content_text: String::new(),
             template_text_share: 0.0,
             smoothing_cost: 0.0,
@@ -358,7 +408,7 @@ mod tests {
         // The links and the <b> are hidden; the smoothing found two sections: nav and main.
         let smoothed = NAV_AND_MAIN;
         let run = segmented(&smoothed, &[0, 0, 0, 3, 3, 3, 0, 0, 0, 0]);
-        let smooth = Segmentation::of(&run, dom);
+        let smooth = Segmentation::of(&run, dom, false);
         assert_eq!(smooth.element_score[4], 0.9);
         assert_eq!(smooth.element_score[9], 0.1);
         let basic = Segmentation::unsmoothed(&run, dom);
@@ -383,9 +433,10 @@ mod tests {
         };
         let runs = PageRuns {
             basic: Segmentation::unsmoothed(&run, dom),
-            smooth: Segmentation::of(&run, dom),
+            smooth: Segmentation::of(&run, dom, false),
             sweep: Vec::new(),
             smooth_sections: 3,
+            texts: ProductTexts::default(),
         };
         let evaluation = runs.evaluate(&text, &gold, &options);
         assert_eq!(evaluation.smooth.ari, Some(1.0));

@@ -20,6 +20,7 @@ pub mod datasets;
 pub mod evaluate;
 pub mod merge;
 pub mod metrics;
+pub mod output_scores;
 pub mod page_text;
 pub mod plot;
 pub mod report;
@@ -42,6 +43,7 @@ pub use evaluate::{
 };
 pub use merge::{MERGE_DELTAS, merge_verdicts};
 pub use metrics::{Counts, MacroAverage, Scores, adjusted_rand_index};
+pub use output_scores::{MIN_GOLD_WORDS, OutputScores, TextReport, TextScore, TextTotals};
 pub use page_text::{Leaf, PageText, PageWord};
 pub use scoring::{BlockLevel, PageGold, PageScores, Verdicts, score_page, segmentation_ari};
 pub use summary::{

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 
 use super::metrics::Counts;
+use super::output_scores::MIN_GOLD_WORDS;
 use super::scoring::PageScores;
 use super::summary::{DatasetReport, PrecisionRecall, SweepPoint, VariantReport};
 
@@ -200,6 +201,28 @@ pub fn markdown_summary(reports: &[DatasetReport]) -> String {
                     report.failed.len()
                 );
             }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\n## Output texts against the gold main text (word F1; empty: pages with ≥ {MIN_GOLD_WORDS} gold words and no output)\n"
+    );
+    let _ = writeln!(
+        out,
+        "| Dataset | output | P / R / F1 (micro) | P / R / F1 (macro) | empty |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---:|");
+    for report in reports {
+        for (name, text) in &report.output {
+            let _ = writeln!(
+                out,
+                "| {} | {name} | {} | {} | {} / {} |",
+                dataset_label(report),
+                prf(&text.micro),
+                prf(&text.macro_average),
+                text.empty_failures,
+                text.pages
+            );
         }
     }
     if reports.iter().any(|report| !report.sitelevel.is_empty()) {

@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::evaluate::{PageEvaluation, SweepGrid};
 use super::merge::MERGE_DELTAS;
 use super::metrics::{Counts, MacroAverage, Scores};
+use super::output_scores::TextReport;
 use super::scoring::PageScores;
 
 /// A mean over the pages where a value is defined.
@@ -178,6 +179,9 @@ pub struct DatasetReport {
     pub sweep: Vec<SweepPoint>,
     /// Mean number of Smooth sections per page.
     pub mean_sections: f64,
+    /// Output texts scored against the gold main text: `pagelevel content_text`,
+    /// `pagelevel main_text`, and other extractors by name.
+    pub output: BTreeMap<String, TextReport>,
 }
 
 /// The δ of Basic+Merge with the best mean ARI (the paper's exhaustive search), or, on sets
@@ -249,6 +253,7 @@ mod tests {
             sweep_smooth: Vec::new(),
             sweep_basic: Vec::new(),
             smooth_sections: 1,
+            output: Default::default(),
         }
     }
 

@@ -9,7 +9,7 @@
 //! passes over the arena: per text node and per element, then a reverse (bottom-up) pass that
 //! adds every subtree into its parent — ids are in document order, so parents come first.
 
-mod vocabulary;
+pub(crate) mod vocabulary;
 
 use std::collections::HashSet;
 

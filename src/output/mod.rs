@@ -36,7 +36,15 @@ pub struct PageOutput {
     pub title: String,
     pub nodes: Vec<NodeOutput>,
     pub sections: Vec<Section>,
+    /// The threshold applied on this page (lower than the configured one on a page that would
+    /// otherwise have no content; see `segment::ContentFloor`).
+    pub threshold: f64,
+    /// All visible text not marked template.
     pub content_text: String,
+    /// The article or main body: the content's main region, without comments.
+    pub main_text: String,
+    /// User comments, apart from the main text.
+    pub comments: String,
     pub template_text_share: f64,
     pub timings_ms: BTreeMap<&'static str, f64>,
 }
@@ -47,7 +55,10 @@ pub struct PageLine {
     pub format_version: u32,
     pub url: Option<String>,
     pub title: String,
+    pub threshold: f64,
     pub content_text: String,
+    pub main_text: String,
+    pub comments: String,
     pub template_text_share: f64,
     pub sections: Vec<Section>,
 }
@@ -101,7 +112,10 @@ pub fn page_output(scored: &ScoredPage) -> PageOutput {
         title: scored.rendered.page.title.clone(),
         nodes,
         sections: scored.segmented.sections.clone(),
+        threshold: scored.segmented.threshold,
         content_text: scored.segmented.content_text.clone(),
+        main_text: scored.extracted.main_text.clone(),
+        comments: scored.extracted.comments.clone(),
         template_text_share: scored.segmented.template_text_share,
         timings_ms: timings(scored),
     }
@@ -113,7 +127,10 @@ pub fn page_line(scored: &ScoredPage) -> PageLine {
         format_version: OUTPUT_FORMAT_VERSION,
         url: scored.rendered.page.url.as_ref().map(|url| url.to_string()),
         title: scored.rendered.page.title.clone(),
+        threshold: scored.segmented.threshold,
         content_text: scored.segmented.content_text.clone(),
+        main_text: scored.extracted.main_text.clone(),
+        comments: scored.extracted.comments.clone(),
         template_text_share: scored.segmented.template_text_share,
         sections: scored.segmented.sections.clone(),
     }

@@ -187,11 +187,12 @@ impl Dom {
         current
     }
 
-    /// False for elements whose text is code or styling, never read by a person.
+    /// False for elements whose text is code or styling, never read by a person (an
+    /// `<iframe>`'s text children are fallback markup a browser never shows).
     pub fn is_visible_text_parent(&self, id: NodeId) -> bool {
         !matches!(
             self.element(id).tag.as_str(),
-            "script" | "style" | "noscript" | "template" | "head" | "title"
+            "script" | "style" | "noscript" | "template" | "head" | "title" | "iframe"
         )
     }
 

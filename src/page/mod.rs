@@ -103,7 +103,7 @@ impl Page {
             return Err(PageError::Binary(BINARY_SNIFF_BYTES));
         }
         let decoded = decode(bytes, http_charset);
-        let mut dom = parse_html(&decoded.text, limits)?;
+        let mut dom = parse_html(&close_unclosed_title(&decoded.text), limits)?;
         resolve_links(&mut dom, url.as_ref());
         let title = dom
             .first_with_tag("title")
@@ -116,6 +116,27 @@ impl Page {
             dom,
         })
     }
+}
+
+/// A `<title>` never closed swallows the rest of the page as its text (the title element's
+/// content model is raw text to its end tag), leaving a DOM of four elements and nothing to
+/// read. Browsers do the same, but such a page was meant to have a one-line title: it is
+/// closed at the end of its first line or at the next `<`, whichever comes first.
+fn close_unclosed_title(text: &str) -> std::borrow::Cow<'_, str> {
+    let lower = text.to_ascii_lowercase();
+    let Some(start) = lower.find("<title") else {
+        return text.into();
+    };
+    let Some(open_end) = lower[start..].find('>').map(|end| start + end + 1) else {
+        return text.into();
+    };
+    if lower[open_end..].contains("</title") {
+        return text.into();
+    }
+    let end = lower[open_end..]
+        .find(['\n', '<'])
+        .map_or(text.len(), |end| open_end + end);
+    format!("{}</title>{}", &text[..end], &text[end..]).into()
 }
 
 /// Parses Unicode HTML into the arena, stopping as soon as the budget is exceeded.

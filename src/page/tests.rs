@@ -186,3 +186,12 @@ fn a_meta_refresh_is_neutralized_in_the_tagged_copy_only() {
     let plain = serialize(&page.dom, &SerializeOptions::default());
     assert!(plain.contains("http-equiv=\"Refresh\""));
 }
+
+#[test]
+fn an_unclosed_title_ends_at_its_first_line_and_the_page_keeps_its_body() {
+    let html = "<html><head><title>Golfer wins title(The Times)ntById(\"font\");\nobj.x = 1;\n</head><body><p>The article text.</p></body></html>";
+    let page = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).unwrap();
+    assert_eq!(page.title, "Golfer wins title(The Times)ntById(\"font\");");
+    let paragraph = page.dom.first_with_tag("p").expect("the body is parsed");
+    assert_eq!(page.dom.text(paragraph), "The article text.");
+}

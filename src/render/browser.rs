@@ -282,7 +282,8 @@ fn walk_script(url: &str, load_budget: Duration) -> String {
   const sx = window.scrollX, sy = window.scrollY;
   for (const element of document.querySelectorAll("[{attribute}]")) {{
     const id = Number(element.getAttribute("{attribute}"));
-    if (element.getClientRects().length === 0) {{
+    // No box: not rendered, or rendered but not painted (visibility: hidden | collapse).
+    if (element.getClientRects().length === 0 || getComputedStyle(element).visibility !== "visible") {{
       boxes.push(id, null, null, null, null);
       continue;
     }}

@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 use crate::page::{NodeId, Page};
 
 /// Version of the snapshot JSON and of the render cache entries; bump it when either changes.
-pub const SNAPSHOT_FORMAT_VERSION: u32 = 1;
+/// 2: elements with `visibility: hidden` or `collapse` have no box.
+pub const SNAPSHOT_FORMAT_VERSION: u32 = 2;
 
 /// Viewport every page is laid out in, as the paper's features assume one fixed screen.
 pub const VIEWPORT: Viewport = Viewport {

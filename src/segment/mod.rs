@@ -7,6 +7,7 @@
 //! smoothed tree, add no weight, and their text is never content. They still get the decision
 //! of their nearest laid-out ancestor, so every node has an answer.
 
+mod floor;
 mod text;
 
 use std::time::Instant;
@@ -23,7 +24,8 @@ use crate::smooth::{
     smooth_with,
 };
 
-pub use text::{content_text, visible_text_chars};
+pub use floor::{ContentFloor, MIN_CONTENT_WORDS, running_words};
+pub use text::{Paragraph, content_text, paragraphs, text_visibility, visible_text_chars};
 
 /// Default templateness threshold: a node whose smoothed score reaches it is template. Chosen
 /// with `pagelevel eval --sweep-penalty` on kreuzer, cleaneval, cleanportaleval and big9 by the
@@ -55,6 +57,9 @@ pub struct SegmentOptions {
     pub weight: NodeWeight,
     /// False gives the paper's *Basic*: classifier scores thresholded, no smoothing.
     pub smooth: bool,
+    /// Lower the threshold on a page that would otherwise keep less than
+    /// [`MIN_CONTENT_WORDS`] words of running text ([`ContentFloor`]); smoothed runs only.
+    pub content_floor: bool,
     pub algorithm: Algorithm,
 }
 
@@ -65,6 +70,7 @@ impl Default for SegmentOptions {
             penalty: Penalty::default(),
             weight: NodeWeight::default(),
             smooth: true,
+            content_floor: true,
             algorithm: Algorithm::Fast,
         }
     }
@@ -117,6 +123,14 @@ pub struct StageTimings {
 pub struct SegmentedPage {
     pub nodes: Vec<NodeVerdict>,
     pub sections: Vec<Section>,
+    /// The smoothed templateness deciding each element: its own, or that of the visible node
+    /// it is rolled into (0 for elements outside the laid-out tree).
+    pub templateness: Vec<f64>,
+    /// The threshold applied on this page: the configured one, or lower on a page that would
+    /// otherwise keep less than [`MIN_CONTENT_WORDS`] words of running text ([`ContentFloor`]).
+    pub threshold: f64,
+    /// Whether each element's own text is seen by a reader ([`text_visibility`]).
+    pub text_visible: Vec<bool>,
     pub content_text: String,
     /// Share of the page's visible text characters that are template.
     pub template_text_share: f64,
@@ -196,16 +210,25 @@ pub fn segment_page(
         };
     }
     let to_node = |v: usize| NodeId(laid_out.original[visible.original[v]] as u32);
+    let visible_of = |id: NodeId| visible.representative[laid_out.representative[id.index()]];
+    let templateness: Vec<f64> = dom.ids().map(|id| smoothed[visible_of(id)]).collect();
+    let text_visible = text_visibility(rendered);
+    let floor = ContentFloor::of(&templateness, &running_words(dom, &text_visible));
+    let threshold = if options.smooth && options.content_floor {
+        floor.threshold_for(options.threshold)
+    } else {
+        options.threshold
+    };
     let mut nodes = Vec::with_capacity(dom.len());
     for id in dom.ids() {
         let laid_out_index = laid_out.representative[id.index()];
-        let v = visible.representative[laid_out_index];
+        let v = visible_of(id);
         let own = laid_out.original[laid_out_index] == id.index()
             && visible.original[v] == laid_out_index;
         nodes.push(NodeVerdict {
             score: if own { scores[id.index()] } else { None },
             smoothed: own.then_some(smoothed[v]),
-            template: smoothed[v] >= options.threshold,
+            template: smoothed[v] >= threshold,
             section: to_node(section_of_visible[v]),
         });
     }
@@ -215,12 +238,12 @@ pub fn segment_page(
         .map(|&v| Section {
             id: to_node(v),
             score: smoothed[v],
-            template: smoothed[v] >= options.threshold,
+            template: smoothed[v] >= threshold,
             text_chars: 0,
         })
         .collect();
     sections.sort_by_key(|section| section.id);
-    let chars = visible_text_chars(rendered);
+    let chars = visible_text_chars(dom, &text_visible);
     let mut template_chars = 0;
     let mut total_chars = 0;
     for (index, count) in chars.iter().enumerate() {
@@ -236,12 +259,15 @@ pub fn segment_page(
             sections[position].text_chars += count;
         }
     }
-    let content_text = content_text(rendered, &template);
+    let content_text = content_text(&paragraphs(dom, &text_visible), &template);
     let segment_done = Instant::now();
     let ms = |from: Instant, to: Instant| (to - from).as_secs_f64() * 1000.0;
     Ok(SegmentedPage {
         nodes,
         sections,
+        templateness,
+        threshold,
+        text_visible,
         content_text,
         template_text_share: template_chars as f64 / total_chars.max(1) as f64,
         smoothing_cost: cost,

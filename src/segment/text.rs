@@ -1,6 +1,7 @@
-//! Reading text off a rendered page: which text a person sees (text whose element has a layout
-//! box), and the content text — the visible text of non-template elements — with a paragraph
-//! break wherever a new block-level element begins.
+//! Reading text off a rendered page, once for every stage that needs it: which text a person
+//! sees ([`text_visibility`]), the paragraphs it forms ([`paragraphs`]: a new block-level
+//! element or a `<br>` starts one), and the content text — the visible text of non-template
+//! elements, one paragraph per line pair.
 
 use crate::page::{Child, Dom, NodeId};
 use crate::render::RenderedPage;
@@ -48,53 +49,141 @@ const BLOCK_ELEMENTS: &[&str] = &[
     "br",
 ];
 
-/// Visible non-whitespace characters of each element's own text (0 without a layout box).
-pub fn visible_text_chars(rendered: &RenderedPage) -> Vec<usize> {
+/// Elements whose content a browser never shows as text on the page: an `<iframe>`'s children
+/// are fallback markup for browsers without frames (often ad `<script>` code), `<object>` and
+/// `<embed>` fallbacks show only when the plug-in fails, `<template>` is inert, `<noscript>` is
+/// hidden while scripting is on (Chromium keeps it on; only script *execution* is blocked).
+const NEVER_SHOWN_CONTENT: &[&str] = &["iframe", "object", "embed", "template", "noscript"];
+
+/// Whether each element's own text is seen by a reader: the element has a layout box (so it is
+/// not `display: none` and, since snapshot format 2, not `visibility: hidden`), is not code or
+/// styling ([`Dom::is_visible_text_parent`]), is not inside [`NEVER_SHOWN_CONTENT`] or an
+/// `aria-hidden="true"` subtree, and its box is not a screen-reader-only sliver (at most 1 px
+/// wide or high) or placed entirely off the page ("Skip to content" links).
+pub fn text_visibility(rendered: &RenderedPage) -> Vec<bool> {
     let dom = &rendered.page.dom;
+    // Whether an ancestor (or the element itself) hides everything below it.
+    let mut hidden_below = vec![false; dom.len()];
+    let mut visible = vec![false; dom.len()];
+    for id in dom.ids() {
+        let element = dom.element(id);
+        let inherited = element
+            .parent
+            .is_some_and(|parent| hidden_below[parent.index()]);
+        hidden_below[id.index()] = inherited
+            || NEVER_SHOWN_CONTENT.contains(&element.tag.as_str())
+            || element
+                .attribute("aria-hidden")
+                .is_some_and(|value| value.trim().eq_ignore_ascii_case("true"));
+        let on_screen = rendered.layout_box(id).is_some_and(|b| {
+            b.width > 1.0 && b.height > 1.0 && b.x + b.width > 0.0 && b.y + b.height > 0.0
+        });
+        visible[id.index()] = on_screen
+            && !inherited
+            && !NEVER_SHOWN_CONTENT.contains(&element.tag.as_str())
+            && dom.is_visible_text_parent(id);
+    }
+    visible
+}
+
+/// Visible non-whitespace characters of each element's own text.
+pub fn visible_text_chars(dom: &Dom, visible: &[bool]) -> Vec<usize> {
     let mut chars = vec![0; dom.len()];
     for text in &dom.texts {
-        if rendered.layout_box(text.parent).is_some() {
+        if visible[text.parent.index()] {
             chars[text.parent.index()] += text.text.chars().filter(|c| !c.is_whitespace()).count();
         }
     }
     chars
 }
 
-/// The visible text of elements not marked template, in document order, one paragraph per
-/// block of text (a block-level element's start or end, or a `<br>`, ends a paragraph; a blank
-/// line separates paragraphs), whitespace collapsed within paragraphs.
-pub fn content_text(rendered: &RenderedPage, template: &[bool]) -> String {
-    let dom = &rendered.page.dom;
-    let mut paragraphs: Vec<String> = vec![String::new()];
+/// A run of visible text between block boundaries, in document order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Paragraph<'a> {
+    /// The block-level element the paragraph sits in (the innermost one open at its start).
+    pub block: NodeId,
+    /// The text pieces, each with the element whose own text it is.
+    pub pieces: Vec<(NodeId, &'a str)>,
+}
+
+impl Paragraph<'_> {
+    /// The paragraph's text from the pieces `keep` accepts, whitespace collapsed.
+    pub fn text_where(&self, keep: impl Fn(NodeId) -> bool) -> String {
+        let joined: String = self
+            .pieces
+            .iter()
+            .filter(|(parent, _)| keep(*parent))
+            .map(|(_, text)| *text)
+            .collect();
+        joined.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// The visible text of the page as paragraphs, in document order; paragraphs with no visible
+/// non-whitespace text are left out.
+pub fn paragraphs<'a>(dom: &'a Dom, visible: &[bool]) -> Vec<Paragraph<'a>> {
+    let mut paragraphs = Vec::new();
+    let mut current = Paragraph {
+        block: NodeId(0),
+        pieces: Vec::new(),
+    };
+    // The block-level elements open at this point of the walk.
+    let mut open_blocks: Vec<NodeId> = Vec::new();
+    let mut finish = |current: &mut Paragraph<'a>, next_block: NodeId| {
+        let finished = std::mem::replace(
+            current,
+            Paragraph {
+                block: next_block,
+                pieces: Vec::new(),
+            },
+        );
+        if finished
+            .pieces
+            .iter()
+            .any(|(_, text)| text.chars().any(|c| !c.is_whitespace()))
+        {
+            paragraphs.push(finished);
+        }
+    };
     for piece in walk(dom) {
         match piece {
-            Piece::Break => {
-                if paragraphs.last().is_some_and(|p| !p.trim().is_empty()) {
-                    paragraphs.push(String::new());
-                }
+            Piece::BlockStart(id) => {
+                open_blocks.push(id);
+                finish(&mut current, id);
+            }
+            Piece::BlockEnd(id) => {
+                open_blocks.pop();
+                let enclosing = open_blocks.last().copied().unwrap_or(id);
+                finish(&mut current, enclosing);
             }
             Piece::Text(parent, text) => {
-                if template[parent.index()] || rendered.layout_box(parent).is_none() {
-                    continue;
-                }
-                if let Some(paragraph) = paragraphs.last_mut() {
-                    paragraph.push_str(text);
+                if visible[parent.index()] {
+                    current.pieces.push((parent, text));
                 }
             }
         }
     }
+    finish(&mut current, NodeId(0));
+    paragraphs
+}
+
+/// The visible text of elements not marked template, in document order, one paragraph per
+/// block of text (a block-level element's start or end, or a `<br>`, ends a paragraph; a blank
+/// line separates paragraphs), whitespace collapsed within paragraphs.
+pub fn content_text(paragraphs: &[Paragraph], template: &[bool]) -> String {
     paragraphs
         .iter()
-        .map(|paragraph| paragraph.split_whitespace().collect::<Vec<_>>().join(" "))
-        .filter(|paragraph| !paragraph.is_empty())
+        .map(|paragraph| paragraph.text_where(|parent| !template[parent.index()]))
+        .filter(|text| !text.is_empty())
         .collect::<Vec<_>>()
         .join("\n\n")
 }
 
-/// What a document-order walk meets: text, or a paragraph boundary.
+/// What a document-order walk meets: text, or where a block-level element starts or ends.
 enum Piece<'a> {
     Text(NodeId, &'a str),
-    Break,
+    BlockStart(NodeId),
+    BlockEnd(NodeId),
 }
 
 /// Document-order walk (explicit stack) yielding text and block boundaries.
@@ -109,7 +198,7 @@ fn walk(dom: &Dom) -> Vec<Piece<'_>> {
         let element = dom.element(id);
         let is_block = BLOCK_ELEMENTS.contains(&element.tag.as_str());
         if next == 0 && is_block {
-            pieces.push(Piece::Break);
+            pieces.push(Piece::BlockStart(id));
         }
         match element.children.get(next) {
             Some(Child::Element(child)) => {
@@ -122,7 +211,7 @@ fn walk(dom: &Dom) -> Vec<Piece<'_>> {
             }
             None => {
                 if is_block {
-                    pieces.push(Piece::Break);
+                    pieces.push(Piece::BlockEnd(id));
                 }
             }
         }

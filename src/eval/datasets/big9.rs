@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use super::{DatasetFormat, Gold, LabelledPage, MainText, read_gold_text, require_folder};
+use super::{DatasetFormat, Gold, LabelledPage, MainText, Split, read_gold_text, require_folder};
 use crate::eval::EvalError;
 
 pub fn load(root: &Path) -> Result<Vec<LabelledPage>, EvalError> {
@@ -38,6 +38,7 @@ pub fn load(root: &Path) -> Result<Vec<LabelledPage>, EvalError> {
             });
         }
         pages.push(LabelledPage {
+            split: Split::Dev,
             name: format!("{site}/{stem}"),
             html_path,
             url: None,

@@ -10,7 +10,7 @@
 use std::path::Path;
 
 use super::{
-    DatasetFormat, Gold, LabelledPage, MainText, file_name, file_stem, files_with_extension,
+    DatasetFormat, Gold, LabelledPage, MainText, Split, file_name, file_stem, files_with_extension,
     read_gold_text, require_folder, subfolders,
 };
 use crate::eval::EvalError;
@@ -55,6 +55,7 @@ fn load_pairs(folder: &Path, site: Option<&str>) -> Result<Vec<LabelledPage>, Ev
         }
         let (url, content) = parse_cleaneval_gold(&read_gold_text(&gold_path)?);
         pages.push(LabelledPage {
+            split: Split::Dev,
             name: match site {
                 Some(site) => format!("{site}/{stem}"),
                 None => stem,

@@ -11,8 +11,8 @@
 use std::path::Path;
 
 use super::{
-    DatasetFormat, Gold, LabelledPage, MainText, file_stem, files_with_extension, read_gold_text,
-    require_folder,
+    DatasetFormat, Gold, LabelledPage, MainText, Split, file_stem, files_with_extension,
+    read_gold_text, require_folder,
 };
 use crate::eval::EvalError;
 
@@ -36,6 +36,7 @@ pub fn load(root: &Path) -> Result<Vec<LabelledPage>, EvalError> {
         }
         let (content, comments) = split_comments(&read_gold_text(&gold_path)?);
         pages.push(LabelledPage {
+            split: Split::Dev,
             name,
             html_path,
             url: None,

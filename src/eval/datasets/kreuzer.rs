@@ -13,7 +13,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::{
-    BlockAnnotation, DatasetFormat, Gold, LabelledPage, file_name, read_annotated_html,
+    BlockAnnotation, DatasetFormat, Gold, LabelledPage, Split, file_name, read_annotated_html,
     read_gold_text, subfolders,
 };
 use crate::eval::EvalError;
@@ -80,6 +80,7 @@ pub fn load(root: &Path) -> Result<Vec<LabelledPage>, EvalError> {
             })?;
         let html_path = folder.join("index.blocks.html");
         pages.push(LabelledPage {
+            split: Split::Dev,
             name: file_name(&folder),
             url: meta.url,
             base_href: meta.base_href,

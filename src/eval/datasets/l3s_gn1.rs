@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::{
-    DatasetFormat, Gold, LabelledBlock, LabelledPage, file_stem, files_with_extension,
+    DatasetFormat, Gold, LabelledBlock, LabelledPage, Split, file_stem, files_with_extension,
     read_annotated_html, read_gold_text, require_folder,
 };
 use crate::eval::EvalError;
@@ -66,6 +66,7 @@ pub fn load(root: &Path) -> Result<Vec<LabelledPage>, EvalError> {
         let html_path = root.join("original").join(format!("{uuid}.html"));
         let blocks = labelled_blocks(&read_annotated_html(&annotated_path)?);
         pages.push(LabelledPage {
+            split: Split::Dev,
             url: urls.get(&uuid).cloned(),
             name: uuid,
             html_path,

@@ -17,6 +17,7 @@ pub mod dragnet;
 pub mod kreuzer;
 pub mod l3s_gn1;
 pub mod native;
+mod split;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -29,6 +30,7 @@ use super::EvalError;
 
 pub use kreuzer::{Block, BlockText};
 pub use l3s_gn1::L3sClass;
+pub use split::{Split, SplitChoice};
 
 /// The label formats we read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -138,6 +140,8 @@ pub struct LabelledPage {
     /// changes between years), the portal in CleanPortalEval.
     pub site_group: Option<String>,
     pub gold: Gold,
+    /// The page's part of the frozen development / test split.
+    pub split: Split,
 }
 
 /// What people labelled on a page.
@@ -182,7 +186,7 @@ pub struct BlockAnnotation {
 /// Loads the dataset `spec` names.
 pub fn load_dataset(spec: &DatasetSpec) -> Result<Dataset, EvalError> {
     let root = spec.path.clone();
-    let pages = match spec.format {
+    let mut pages = match spec.format {
         DatasetFormat::L3sGn1 => l3s_gn1::load(&root)?,
         DatasetFormat::CleanEval => cleaneval::load_cleaneval(&root)?,
         DatasetFormat::CleanPortalEval => cleaneval::load_cleanportaleval(&root)?,
@@ -191,6 +195,7 @@ pub fn load_dataset(spec: &DatasetSpec) -> Result<Dataset, EvalError> {
         DatasetFormat::Kreuzer => kreuzer::load(&root)?,
         DatasetFormat::Native => native::load(&root)?,
     };
+    split::assign(spec.format, &root, &mut pages)?;
     if pages.is_empty() {
         return Err(EvalError::NoPages {
             format: spec.format,

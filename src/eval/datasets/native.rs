@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::{Gold, LabelledPage, MainText, file_stem, read_gold_text};
+use super::{Gold, LabelledPage, MainText, Split, file_stem, read_gold_text};
 use crate::eval::EvalError;
 
 /// The manifest file name looked up when the spec names a folder.
@@ -119,6 +119,7 @@ pub fn load(path: &Path) -> Result<Vec<LabelledPage>, EvalError> {
             )));
         }
         pages.push(LabelledPage {
+            split: Split::Dev,
             name,
             html_path,
             url: entry.url,

@@ -1,0 +1,244 @@
+//! Main text: the article or main body of a scored page, with its user comments apart — what a
+//! reader, an indexer or a RAG pipeline wants from the page, beside the segmentation's "all that
+//! is not template".
+//!
+//! The page's visible text is read as paragraphs. A paragraph is *article-like* when the
+//! segmentation kept it as content, it is mostly not link text, and it does not sit in a region
+//! whose `class`/`id` names a navigation, footer, sidebar, sharing, related-links, advertising
+//! or comment role. The main container is the element whose subtree maximises article-like
+//! words minus all other words (a maximum-weight subtree, one pass over the contiguous id
+//! ranges of the arena DOM); the main text is its article-like paragraphs, headed by the
+//! page's headline when the headline sits just outside it. Comments are the paragraphs of
+//! comment regions outside the main text.
+
+mod regions;
+
+use crate::page::{Dom, NodeId};
+use crate::segment::Paragraph;
+
+pub use regions::{Region, regions};
+
+/// A paragraph whose link words reach this share is a link list, not running text.
+const LINK_LIST_SHARE: f64 = 0.5;
+
+/// The main text and comments of a page.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Extracted {
+    /// The article's paragraphs, a blank line between them.
+    pub main_text: String,
+    /// User comments, a blank line between paragraphs; empty when the page has none.
+    pub comments: String,
+    /// The element holding the main text (`None` on a page without text).
+    pub main_container: Option<NodeId>,
+    /// Block elements of the main-text paragraphs, in document order.
+    pub main_blocks: Vec<NodeId>,
+    /// Block elements of the comment paragraphs, in document order.
+    pub comment_blocks: Vec<NodeId>,
+}
+
+/// What the choice needs to know of one paragraph.
+#[derive(Debug, Clone, PartialEq)]
+struct ParagraphFacts {
+    block: NodeId,
+    /// The element of the paragraph's first piece: where the paragraph sits in the tree.
+    anchor: NodeId,
+    text: String,
+    words: usize,
+    link_words: usize,
+    /// Share of the words whose element is template.
+    template_share: f64,
+    region: Region,
+}
+
+impl ParagraphFacts {
+    fn is_link_list(&self) -> bool {
+        self.link_words as f64 >= LINK_LIST_SHARE * self.words as f64
+    }
+
+    fn is_article_like(&self) -> bool {
+        self.template_share < 0.5 && !self.is_link_list() && self.region == Region::Plain
+    }
+}
+
+/// Chooses the main text and comments of a page from its paragraphs, each element's template
+/// verdict and the page title.
+pub fn extract(dom: &Dom, paragraphs: &[Paragraph], template: &[bool], title: &str) -> Extracted {
+    let region = regions(dom);
+    let in_link = links_around(dom);
+    let facts: Vec<ParagraphFacts> = paragraphs
+        .iter()
+        .map(|paragraph| paragraph_facts(paragraph, template, &region, &in_link))
+        .filter(|facts| facts.words > 0)
+        .collect();
+    // A page whose content all sits in named regions (a portal of link lists, a page the
+    // segmentation kept little of) still has a main text: its content, by decreasing strictness.
+    let rules: [fn(&ParagraphFacts) -> bool; 3] = [
+        ParagraphFacts::is_article_like,
+        |facts| {
+            facts.template_share < 0.5 && !facts.is_link_list() && facts.region != Region::Comment
+        },
+        |facts| facts.template_share < 0.5 && facts.region != Region::Comment,
+    ];
+    let Some((container, is_main)) = rules
+        .into_iter()
+        .find_map(|rule| main_container(dom, &facts, rule).map(|container| (container, rule)))
+    else {
+        return Extracted::default();
+    };
+    let mut main: Vec<&ParagraphFacts> = facts
+        .iter()
+        .filter(|facts| dom.contains(container, facts.anchor) && is_main(facts))
+        .collect();
+    if let Some(headline) = headline_before(dom, &facts, container, title)
+        && main
+            .first()
+            .is_none_or(|first| first.anchor > headline.anchor)
+    {
+        main.insert(0, headline);
+    }
+    let comments: Vec<&ParagraphFacts> = facts
+        .iter()
+        .filter(|facts| {
+            facts.region == Region::Comment
+                && !facts.is_link_list()
+                && !main.iter().any(|kept| kept.anchor == facts.anchor)
+        })
+        .collect();
+    let join = |chosen: &[&ParagraphFacts]| {
+        chosen
+            .iter()
+            .map(|facts| facts.text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    };
+    Extracted {
+        main_text: join(&main),
+        comments: join(&comments),
+        main_container: Some(container),
+        main_blocks: main.iter().map(|facts| facts.block).collect(),
+        comment_blocks: comments.iter().map(|facts| facts.block).collect(),
+    }
+}
+
+fn paragraph_facts(
+    paragraph: &Paragraph,
+    template: &[bool],
+    region: &[Region],
+    in_link: &[bool],
+) -> ParagraphFacts {
+    let mut words = 0;
+    let mut link_words = 0;
+    let mut template_words = 0;
+    for &(parent, text) in &paragraph.pieces {
+        let count = text.split_whitespace().count();
+        words += count;
+        if in_link[parent.index()] {
+            link_words += count;
+        }
+        if template[parent.index()] {
+            template_words += count;
+        }
+    }
+    let anchor = paragraph
+        .pieces
+        .first()
+        .map_or(paragraph.block, |(parent, _)| *parent);
+    ParagraphFacts {
+        block: paragraph.block,
+        anchor,
+        text: paragraph.text_where(|_| true),
+        words,
+        link_words,
+        template_share: template_words as f64 / words.max(1) as f64,
+        region: region[anchor.index()],
+    }
+}
+
+/// Whether each element is inside an `<a href>` (or is one).
+fn links_around(dom: &Dom) -> Vec<bool> {
+    let mut in_link = vec![false; dom.len()];
+    for id in dom.ids() {
+        let element = dom.element(id);
+        in_link[id.index()] = (element.tag == "a" && element.attribute("href").is_some())
+            || element.parent.is_some_and(|parent| in_link[parent.index()]);
+    }
+    in_link
+}
+
+/// The element whose subtree holds the most words of paragraphs `is_main` accepts net of all
+/// other words; ties go to the deepest such element. `None` when it accepts no paragraph.
+fn main_container(
+    dom: &Dom,
+    facts: &[ParagraphFacts],
+    is_main: fn(&ParagraphFacts) -> bool,
+) -> Option<NodeId> {
+    if !facts.iter().any(is_main) {
+        return None;
+    }
+    let mut gain = vec![0i64; dom.len()];
+    for facts in facts {
+        let words = facts.words as i64;
+        gain[facts.anchor.index()] += if is_main(facts) { words } else { -words };
+    }
+    // Children come after their parent in document order: sum subtrees bottom-up.
+    for id in dom.ids().rev() {
+        if let Some(parent) = dom.element(id).parent {
+            gain[parent.index()] += gain[id.index()];
+        }
+    }
+    dom.ids()
+        .max_by_key(|id| (gain[id.index()], id.0))
+        .filter(|id| gain[id.index()] > 0)
+}
+
+/// The page's headline when it sits before the main container: the last `<h1>` (else `<h2>`)
+/// before it whose words are mostly words of the page title, or the page's only `<h1>`.
+fn headline_before<'f>(
+    dom: &Dom,
+    facts: &'f [ParagraphFacts],
+    container: NodeId,
+    title: &str,
+) -> Option<&'f ParagraphFacts> {
+    let title_words: Vec<String> = title
+        .split_whitespace()
+        .map(|word| word.to_lowercase())
+        .collect();
+    let heading_level = |facts: &ParagraphFacts| match dom.element(facts.block).tag.as_str() {
+        "h1" => Some(1),
+        "h2" => Some(2),
+        _ => None,
+    };
+    let before: Vec<&ParagraphFacts> = facts
+        .iter()
+        .filter(|facts| facts.anchor < container && !facts.is_link_list())
+        .filter(|facts| facts.region != Region::Comment)
+        .collect();
+    let overlaps_title = |facts: &ParagraphFacts| {
+        let words: Vec<String> = facts
+            .text
+            .split_whitespace()
+            .map(|word| word.to_lowercase())
+            .collect();
+        let shared = words
+            .iter()
+            .filter(|word| title_words.contains(word))
+            .count();
+        !words.is_empty() && shared * 2 >= words.len()
+    };
+    let h1_count = facts
+        .iter()
+        .filter(|facts| heading_level(facts) == Some(1))
+        .count();
+    for level in [1, 2] {
+        if let Some(headline) = before.iter().rev().find(|facts| {
+            heading_level(facts) == Some(level)
+                && (overlaps_title(facts) || (level == 1 && h1_count == 1))
+        }) {
+            return Some(headline);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,95 @@
+//! Which kind of region each element sits in, by the names page authors give regions: `class`
+//! and `id` tokens ([`roles_of`]), HTML5 sectioning tags and ARIA landmark roles — the strong
+//! signals Readability and trafilatura rely on.
+//!
+//! A name counts only on an element holding less than [`MAX_REGION_SHARE`] of the page's text:
+//! wrappers of whole pages carry names like `comments-open` or `has-sidebar` (WordPress body
+//! classes) that say nothing of the text inside them.
+
+use crate::features::vocabulary::{RoleGroup, roles_of};
+use crate::page::{Dom, NodeId};
+
+/// The largest share of the page's words an element may hold for its name to count.
+const MAX_REGION_SHARE: f64 = 0.4;
+
+/// The kind of region an element sits in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Region {
+    /// Nothing names it otherwise: article text can be here.
+    Plain,
+    /// Navigation, header, footer, sidebar, sharing, related links or advertising.
+    Boilerplate,
+    /// User comments.
+    Comment,
+}
+
+/// The region of every element: the innermost named region around it (itself included), or
+/// [`Region::Plain`].
+pub fn regions(dom: &Dom) -> Vec<Region> {
+    let words = subtree_words(dom);
+    let page_words = words.first().copied().unwrap_or(0).max(1) as f64;
+    let mut region = vec![Region::Plain; dom.len()];
+    let mut in_article = vec![false; dom.len()];
+    for id in dom.ids() {
+        let element = dom.element(id);
+        let parent = element.parent.map(NodeId::index);
+        let inherited = parent.map_or(Region::Plain, |parent| region[parent]);
+        in_article[id.index()] = matches!(element.tag.as_str(), "article" | "main")
+            || parent.is_some_and(|parent| in_article[parent]);
+        let small_enough = (words[id.index()] as f64) < MAX_REGION_SHARE * page_words;
+        region[id.index()] = match named_region(dom, id, in_article[id.index()]) {
+            Some(named) if small_enough => named,
+            _ => inherited,
+        };
+    }
+    region
+}
+
+/// The region an element's own tag, landmark role or `class`/`id` names, if any.
+fn named_region(dom: &Dom, id: NodeId, in_article: bool) -> Option<Region> {
+    let element = dom.element(id);
+    match element.attribute("role").map(str::trim) {
+        Some("navigation" | "banner" | "contentinfo" | "complementary" | "search") => {
+            return Some(Region::Boilerplate);
+        }
+        Some("main" | "article") => return Some(Region::Plain),
+        _ => {}
+    }
+    match element.tag.as_str() {
+        "nav" | "footer" | "aside" | "menu" => return Some(Region::Boilerplate),
+        "header" if !in_article => return Some(Region::Boilerplate),
+        _ => {}
+    }
+    let roles = roles_of(element.attribute("class"), element.attribute("id"));
+    if roles.contains(&RoleGroup::Comment) {
+        return Some(Region::Comment);
+    }
+    let boilerplate = roles.iter().any(|role| match role {
+        RoleGroup::Navigation
+        | RoleGroup::Footer
+        | RoleGroup::Sidebar
+        | RoleGroup::Share
+        | RoleGroup::Related
+        | RoleGroup::Advertising => true,
+        // "article-header" heads the article; "site-header" is the masthead.
+        RoleGroup::Header => !roles.contains(&RoleGroup::Content),
+        RoleGroup::Comment | RoleGroup::Content => false,
+    });
+    boilerplate.then_some(Region::Boilerplate)
+}
+
+/// Words of text (outside code and styling) in each element's subtree.
+fn subtree_words(dom: &Dom) -> Vec<usize> {
+    let mut words = vec![0usize; dom.len()];
+    for text in &dom.texts {
+        if dom.is_visible_text_parent(text.parent) {
+            words[text.parent.index()] += text.text.split_whitespace().count();
+        }
+    }
+    for id in dom.ids().rev() {
+        if let Some(parent) = dom.element(id).parent {
+            words[parent.index()] += words[id.index()];
+        }
+    }
+    words
+}
