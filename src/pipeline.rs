@@ -32,11 +32,11 @@ pub struct ScoredPage {
 /// The main text and comments of a segmented page.
 pub fn extract_main_text(rendered: &RenderedPage, segmented: &SegmentedPage) -> Extracted {
     let dom = &rendered.page.dom;
-    let template: Vec<bool> = segmented.nodes.iter().map(|node| node.template).collect();
     extract(
         dom,
         &paragraphs(dom, &segmented.text_visible),
-        &template,
+        &segmented.templateness,
+        segmented.threshold,
         &rendered.page.title,
     )
 }

@@ -83,6 +83,66 @@ fn score_gives_every_node_a_verdict_and_separates_the_free_software_article_from
 }
 
 #[test]
+fn main_format_prints_the_article_without_the_language_bar_skip_links_or_footer() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let output = succeed(
+        pagelevel(cache.path())
+            .args(["score", "--format", "main"])
+            .arg(example_page()),
+    );
+    let main = String::from_utf8(output.stdout).expect("UTF-8");
+    assert!(
+        main.starts_with("What is GNU?\n\nGNU is a Unix-like operating system"),
+        "{main}"
+    );
+    for boilerplate in [
+        "Skip to content",
+        "Deutsch [de]",
+        "Copyright Infringement",
+        "Accessibility",
+    ] {
+        assert!(!main.contains(boilerplate), "{boilerplate} in {main}");
+    }
+    // The same text is the JSON's main_text, beside the content text it is drawn from.
+    let page = score_json(cache.path(), &[]);
+    assert_eq!(page["main_text"].as_str().map(str::trim), Some(main.trim()));
+    assert_eq!(page["comments"], "", "the GNU home page has no comments");
+    assert_eq!(
+        page["threshold"], 0.25,
+        "the page has content at the default threshold"
+    );
+    assert!(
+        page["content_text"]
+            .as_str()
+            .unwrap()
+            .contains("Deutsch [de]")
+    );
+}
+
+/// A Dragnet development page (a blog post with seven comments) whose article section scores
+/// just above the threshold: only the comments were left as content.
+#[test]
+fn an_article_scored_just_above_the_threshold_is_still_the_main_text_with_comments_apart() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let page = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/datasets/labeled/dragnet/HTML/304.html");
+    let output = succeed(pagelevel(cache.path()).arg("score").arg(page));
+    let scored: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let main = scored["main_text"].as_str().expect("main_text");
+    let comments = scored["comments"].as_str().expect("comments");
+    assert!(
+        main.starts_with("Rand and I are back home this week"),
+        "{main}"
+    );
+    assert!(
+        !main.contains("Melanie says"),
+        "comments are not main text: {main}"
+    );
+    assert!(comments.contains("Melanie says"), "{comments}");
+    assert!(comments.contains("Ho lee crap"), "{comments}");
+}
+
+#[test]
 fn without_smoothing_the_smoothed_value_is_the_classifier_score() {
     let cache = tempfile::tempdir().expect("temp dir");
     let page = score_json(cache.path(), &["--no-smooth"]);

@@ -36,7 +36,14 @@ fn development_pages_score_at_or_above_the_committed_floors() {
     let cache = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("quality-gate-layouts");
     let mut command = Command::cargo_bin("pagelevel").expect("binary");
     command
-        .args(["eval", "--quiet", "--json", "--no-sitelevel", "--split", "dev"])
+        .args([
+            "eval",
+            "--quiet",
+            "--json",
+            "--no-sitelevel",
+            "--split",
+            "dev",
+        ])
         .arg("--limit")
         .arg(pages.to_string())
         .arg("--cache-dir")

@@ -369,6 +369,22 @@ fn dataset_reports(
             write_page_row(page_rows, &label, name, "basic", &evaluation.basic)?;
             write_page_row(page_rows, &label, name, "smooth", &evaluation.smooth)?;
             write_page_row(page_rows, &label, name, "merge", merge)?;
+            // The output texts, as rows whose main-text columns hold their word scores.
+            let outputs = [
+                ("pagelevel content_text", &evaluation.output.content),
+                ("pagelevel main_text", &evaluation.output.main),
+            ];
+            let external = externals
+                .iter()
+                .map(|(name, _)| name.as_str())
+                .zip(&evaluation.output.external);
+            for (output, score) in outputs.into_iter().chain(external) {
+                let scores = PageScores {
+                    main_text: score.counts,
+                    ..PageScores::default()
+                };
+                write_page_row(page_rows, &label, name, output, &scores)?;
+            }
         }
         let mut sitelevel = BTreeMap::new();
         if with_sitelevel && index == 0 && !run.site_pages.is_empty() {

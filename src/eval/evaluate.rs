@@ -9,9 +9,7 @@ use crate::model::TemplateModel;
 use crate::page::{Dom, NodeId, Page};
 use crate::pipeline::extract_main_text;
 use crate::render::RenderedPage;
-use crate::segment::{
-    ContentFloor, SegmentError, SegmentOptions, SegmentedPage, running_words, segment_page,
-};
+use crate::segment::{ContentFloor, SegmentError, SegmentOptions, SegmentedPage, segment_page};
 use crate::sitelevel::{Method, SiteLevelError};
 use crate::smooth::Penalty;
 
@@ -68,10 +66,7 @@ impl Segmentation {
         let (element_score, _) = scores_and_owners(segmented, dom);
         Segmentation {
             floor: content_floor.then(|| {
-                ContentFloor::of(
-                    &segmented.templateness,
-                    &running_words(dom, &segmented.text_visible),
-                )
+                ContentFloor::of_page(dom, &segmented.templateness, &segmented.text_visible)
             }),
             element_score,
             section: segmented.nodes.iter().map(|node| node.section).collect(),

@@ -14,7 +14,7 @@
 mod regions;
 
 use crate::page::{Dom, NodeId};
-use crate::segment::Paragraph;
+use crate::segment::{MIN_CONTENT_WORDS, Paragraph};
 
 pub use regions::{Region, regions};
 
@@ -45,8 +45,8 @@ struct ParagraphFacts {
     text: String,
     words: usize,
     link_words: usize,
-    /// Share of the words whose element is template.
-    template_share: f64,
+    /// Smoothed templateness of the paragraph's elements, weighted by their words.
+    templateness: f64,
     region: Region,
 }
 
@@ -55,29 +55,37 @@ impl ParagraphFacts {
         self.link_words as f64 >= LINK_LIST_SHARE * self.words as f64
     }
 
-    fn is_article_like(&self) -> bool {
-        self.template_share < 0.5 && !self.is_link_list() && self.region == Region::Plain
+    /// Running text in no named region: article text if it is content.
+    fn is_running_text(&self) -> bool {
+        !self.is_link_list() && self.region == Region::Plain
     }
 }
 
-/// Chooses the main text and comments of a page from its paragraphs, each element's template
-/// verdict and the page title.
-pub fn extract(dom: &Dom, paragraphs: &[Paragraph], template: &[bool], title: &str) -> Extracted {
+/// Chooses the main text and comments of a page from its paragraphs, each element's smoothed
+/// templateness, the threshold the page was segmented with, and the page title.
+pub fn extract(
+    dom: &Dom,
+    paragraphs: &[Paragraph],
+    templateness: &[f64],
+    threshold: f64,
+    title: &str,
+) -> Extracted {
     let region = regions(dom);
     let in_link = links_around(dom);
     let facts: Vec<ParagraphFacts> = paragraphs
         .iter()
-        .map(|paragraph| paragraph_facts(paragraph, template, &region, &in_link))
+        .map(|paragraph| paragraph_facts(paragraph, templateness, &region, &in_link))
         .filter(|facts| facts.words > 0)
         .collect();
+    let threshold = main_text_threshold(&facts, threshold);
+    let is_content = |facts: &ParagraphFacts| facts.templateness < threshold;
     // A page whose content all sits in named regions (a portal of link lists, a page the
     // segmentation kept little of) still has a main text: its content, by decreasing strictness.
-    let rules: [fn(&ParagraphFacts) -> bool; 3] = [
-        ParagraphFacts::is_article_like,
-        |facts| {
-            facts.template_share < 0.5 && !facts.is_link_list() && facts.region != Region::Comment
-        },
-        |facts| facts.template_share < 0.5 && facts.region != Region::Comment,
+    let rules: [&dyn Fn(&ParagraphFacts) -> bool; 4] = [
+        &|facts| is_content(facts) && facts.is_running_text(),
+        &|facts| is_content(facts) && !facts.is_link_list() && facts.region != Region::Comment,
+        &|facts| is_content(facts) && facts.region != Region::Comment,
+        &|facts| is_content(facts),
     ];
     let Some((container, is_main)) = rules
         .into_iter()
@@ -120,24 +128,52 @@ pub fn extract(dom: &Dom, paragraphs: &[Paragraph], template: &[bool], title: &s
     }
 }
 
+/// The templateness below which a paragraph can be main text: the page's threshold, or on a
+/// page where that keeps fewer than [`MIN_CONTENT_WORDS`] words of running text, just above the
+/// lowest templateness that keeps that many — the article is the least template-like running
+/// text of its page even when the classifier calls all of it template (a 3,000-word report at
+/// 0.2505 under a 0.25 threshold, its comments the only content left).
+fn main_text_threshold(facts: &[ParagraphFacts], threshold: f64) -> f64 {
+    let mut running: Vec<(f64, usize)> = facts
+        .iter()
+        .filter(|facts| facts.is_running_text())
+        .map(|facts| (facts.templateness, facts.words))
+        .collect();
+    let kept: usize = running
+        .iter()
+        .filter(|(templateness, _)| *templateness < threshold)
+        .map(|(_, words)| words)
+        .sum();
+    if kept >= MIN_CONTENT_WORDS {
+        return threshold;
+    }
+    running.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut gathered = 0;
+    for (templateness, words) in running {
+        gathered += words;
+        if gathered >= MIN_CONTENT_WORDS {
+            return threshold.max(templateness.next_up());
+        }
+    }
+    f64::INFINITY
+}
+
 fn paragraph_facts(
     paragraph: &Paragraph,
-    template: &[bool],
+    templateness: &[f64],
     region: &[Region],
     in_link: &[bool],
 ) -> ParagraphFacts {
     let mut words = 0;
     let mut link_words = 0;
-    let mut template_words = 0;
+    let mut weighted_templateness = 0.0;
     for &(parent, text) in &paragraph.pieces {
         let count = text.split_whitespace().count();
         words += count;
         if in_link[parent.index()] {
             link_words += count;
         }
-        if template[parent.index()] {
-            template_words += count;
-        }
+        weighted_templateness += templateness[parent.index()] * count as f64;
     }
     let anchor = paragraph
         .pieces
@@ -149,7 +185,7 @@ fn paragraph_facts(
         text: paragraph.text_where(|_| true),
         words,
         link_words,
-        template_share: template_words as f64 / words.max(1) as f64,
+        templateness: weighted_templateness / words.max(1) as f64,
         region: region[anchor.index()],
     }
 }
@@ -166,11 +202,12 @@ fn links_around(dom: &Dom) -> Vec<bool> {
 }
 
 /// The element whose subtree holds the most words of paragraphs `is_main` accepts net of all
-/// other words; ties go to the deepest such element. `None` when it accepts no paragraph.
+/// other words (a maximum-weight subtree); ties go to the deepest such element. `None` when it
+/// accepts no paragraph.
 fn main_container(
     dom: &Dom,
     facts: &[ParagraphFacts],
-    is_main: fn(&ParagraphFacts) -> bool,
+    is_main: &dyn Fn(&ParagraphFacts) -> bool,
 ) -> Option<NodeId> {
     if !facts.iter().any(is_main) {
         return None;
@@ -186,9 +223,19 @@ fn main_container(
             gain[parent.index()] += gain[id.index()];
         }
     }
-    dom.ids()
+    let best = dom
+        .ids()
         .max_by_key(|id| (gain[id.index()], id.0))
-        .filter(|id| gain[id.index()] > 0)
+        .filter(|id| gain[id.index()] > 0);
+    // Accepted text sharing its element with more rejected text (a page whose body holds bare
+    // text runs) nets nothing anywhere: the largest accepted paragraph's element holds it.
+    best.or_else(|| {
+        facts
+            .iter()
+            .filter(|facts| is_main(facts))
+            .max_by_key(|facts| facts.words)
+            .map(|facts| facts.anchor)
+    })
 }
 
 /// The page's headline when it sits before the main container: the last `<h1>` (else `<h2>`)

@@ -21,17 +21,23 @@ fn extract_from(html: &str, template_ids: &[&str]) -> Extracted {
     let page = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).unwrap();
     let dom = &page.dom;
     let visible: Vec<bool> = dom.ids().map(|id| dom.is_visible_text_parent(id)).collect();
-    let mut template = vec![false; dom.len()];
+    let mut templateness = vec![0.1; dom.len()];
     for id in dom.ids() {
         if let Some(name) = dom.element(id).attribute("id")
             && template_ids.contains(&name)
         {
             for inside in dom.subtree(id) {
-                template[inside.index()] = true;
+                templateness[inside.index()] = 0.9;
             }
         }
     }
-    extract(dom, &paragraphs(dom, &visible), &template, &page.title)
+    extract(
+        dom,
+        &paragraphs(dom, &visible),
+        &templateness,
+        0.5,
+        &page.title,
+    )
 }
 
 #[test]
@@ -56,12 +62,49 @@ fn comments_come_apart_from_the_main_text_without_their_reply_links() {
 }
 
 #[test]
-fn text_the_segmentation_calls_template_is_never_main_text() {
-    let extracted = extract_from(ARTICLE, &["footer"]);
+fn text_the_segmentation_calls_template_is_not_main_text_on_a_page_with_content() {
+    let long_article = ARTICLE.replace(
+        "<p>Many homes",
+        &format!(
+            "<p>{}</p><p>Many homes",
+            "The water kept rising. ".repeat(12)
+        ),
+    );
+    let extracted = extract_from(&long_article, &["footer"]);
     assert!(!extracted.main_text.contains("Copyright"));
-    let page_without_article = r#"<html><body><div id="nav"><p>Only a menu here, nothing else to read on the page.</p></div></body></html>"#;
-    let nothing = extract_from(page_without_article, &["nav"]);
-    assert_eq!(nothing, Extracted::default());
+    assert!(extracted.main_text.contains("Many homes"));
+}
+
+#[test]
+fn a_page_called_all_template_still_has_its_least_template_like_running_text_as_main_text() {
+    let page = r#"<html><head><title>Report</title></head><body>
+        <div id="menu"><p>Home and about and contact and more pages of the site</p></div>
+        <div id="article"><p>The report, long enough to be read, ran over fifty words of
+        plain running text about the river, the town, the storm, the night, the rescue, the
+        people, the water, the roads, the schools, the shops, the farms, the bridges, the
+        fields, the hills, the woods, the help, the morning, the mayor, the cost, the future
+        and the week to come.</p></div></body></html>"#;
+    let page = Page::parse(page.as_bytes(), None, None, &ParseLimits::default()).unwrap();
+    let dom = &page.dom;
+    let visible = vec![true; dom.len()];
+    let article = dom
+        .ids()
+        .find(|&id| dom.element(id).attribute("id") == Some("article"))
+        .unwrap();
+    // Everything above the threshold; the article less so than the rest.
+    let templateness: Vec<f64> = dom
+        .ids()
+        .map(|id| if dom.contains(article, id) { 0.6 } else { 0.95 })
+        .collect();
+    let extracted = extract(
+        dom,
+        &paragraphs(dom, &visible),
+        &templateness,
+        0.25,
+        &page.title,
+    );
+    assert!(extracted.main_text.starts_with("The report, long enough"));
+    assert!(!extracted.main_text.contains("Home and about"));
 }
 
 #[test]

@@ -6,17 +6,23 @@
 //! lowest templateness that does keep them. The decision is then relative to the page as well
 //! as absolute; the scores and sections themselves are unchanged.
 
+use super::text::paragraphs;
 use crate::page::Dom;
 
 /// Words of running text a page keeps as content when it has that many.
 pub const MIN_CONTENT_WORDS: usize = 50;
 
-/// A page keeping fewer running words than this as content has, in effect, none: less than a
+/// A page keeping fewer visible words than this as content has, in effect, none: less than a
 /// sentence. Pages keeping more are left alone — a short article is still content, and
 /// lowering the threshold there flips whole regions that people labelled template.
 const NO_CONTENT_BELOW: usize = 10;
 
-/// Words of running text (visible text outside links) of each element's own text.
+/// A paragraph shorter than this is a label, a menu item or a caption, not running text.
+const SENTENCE_WORDS: usize = 8;
+
+/// Words of running text of each element's own text: visible words outside links, in
+/// paragraphs of at least [`SENTENCE_WORDS`] words that are mostly not link text. Menus of
+/// short unlinked items ("Our Church", "Meet the Staff") are not running text.
 pub fn running_words(dom: &Dom, text_visible: &[bool]) -> Vec<usize> {
     let mut in_link = vec![false; dom.len()];
     for id in dom.ids() {
@@ -24,60 +30,100 @@ pub fn running_words(dom: &Dom, text_visible: &[bool]) -> Vec<usize> {
         in_link[id.index()] = (element.tag == "a" && element.attribute("href").is_some())
             || element.parent.is_some_and(|parent| in_link[parent.index()]);
     }
-    let mut words = vec![0; dom.len()];
-    for text in &dom.texts {
-        let parent = text.parent.index();
-        if text_visible[parent] && !in_link[parent] {
-            words[parent] += text.text.split_whitespace().count();
+    let mut running = vec![0; dom.len()];
+    for paragraph in paragraphs(dom, text_visible) {
+        let words = |linked: bool| -> usize {
+            paragraph
+                .pieces
+                .iter()
+                .filter(|(parent, _)| in_link[parent.index()] == linked)
+                .map(|(_, text)| text.split_whitespace().count())
+                .sum()
+        };
+        let (plain, linked) = (words(false), words(true));
+        if plain + linked < SENTENCE_WORDS || linked >= plain {
+            continue;
+        }
+        for (parent, text) in &paragraph.pieces {
+            if !in_link[parent.index()] {
+                running[parent.index()] += text.split_whitespace().count();
+            }
         }
     }
-    words
+    running
 }
 
-/// Running-text words by the templateness that decides them, to place a page's threshold.
+/// Words by the templateness that decides them, to place a page's threshold.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ContentFloor {
-    /// (templateness, words) of every element with running text, by templateness.
-    words_by_templateness: Vec<(f64, usize)>,
-    total_words: usize,
+    /// (templateness, running words) of every element with running text, by templateness.
+    running_by_templateness: Vec<(f64, usize)>,
+    running_words: usize,
+    /// (templateness, visible words) of every element with visible text.
+    visible_by_templateness: Vec<(f64, usize)>,
 }
 
 impl ContentFloor {
-    /// From each element's deciding templateness and running words.
-    pub fn of(templateness: &[f64], running_words: &[usize]) -> ContentFloor {
-        let mut words_by_templateness: Vec<(f64, usize)> = templateness
-            .iter()
-            .zip(running_words)
-            .filter(|(_, words)| **words > 0)
-            .map(|(&templateness, &words)| (templateness, words))
-            .collect();
-        words_by_templateness.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let total_words = words_by_templateness.iter().map(|(_, words)| words).sum();
+    /// A page's floor from its DOM, each element's deciding templateness and text visibility.
+    pub fn of_page(dom: &Dom, templateness: &[f64], text_visible: &[bool]) -> ContentFloor {
+        let mut visible_words = vec![0; dom.len()];
+        for text in &dom.texts {
+            if text_visible[text.parent.index()] {
+                visible_words[text.parent.index()] += text.text.split_whitespace().count();
+            }
+        }
+        ContentFloor::of(
+            templateness,
+            &running_words(dom, text_visible),
+            &visible_words,
+        )
+    }
+
+    /// From each element's deciding templateness, running words and visible words.
+    pub fn of(templateness: &[f64], running_words: &[usize], visible_words: &[usize]) -> Self {
+        let by_templateness = |words: &[usize]| {
+            let mut pairs: Vec<(f64, usize)> = templateness
+                .iter()
+                .zip(words)
+                .filter(|(_, words)| **words > 0)
+                .map(|(&templateness, &words)| (templateness, words))
+                .collect();
+            pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+            pairs
+        };
+        let running_by_templateness = by_templateness(running_words);
         ContentFloor {
-            words_by_templateness,
-            total_words,
+            running_words: running_by_templateness.iter().map(|(_, words)| words).sum(),
+            running_by_templateness,
+            visible_by_templateness: by_templateness(visible_words),
         }
     }
 
-    /// The threshold to apply on this page given the configured one: unchanged when it keeps
-    /// at least [`MIN_CONTENT_WORDS`] running words (or all of them on a shorter page), else
-    /// just above the lowest templateness at which that many are kept.
+    /// The threshold to apply on this page given the configured one: unchanged when the page
+    /// keeps some content (at least [`NO_CONTENT_BELOW`] visible words); else just above the
+    /// lowest templateness at which [`MIN_CONTENT_WORDS`] running words are kept, or, on a page
+    /// with less running text than that, [`NO_CONTENT_BELOW`] visible words.
     pub fn threshold_for(&self, threshold: f64) -> f64 {
-        let needed = MIN_CONTENT_WORDS;
         let kept: usize = self
-            .words_by_templateness
+            .visible_by_templateness
             .iter()
             .take_while(|(templateness, _)| *templateness < threshold)
             .map(|(_, words)| words)
             .sum();
-        if self.total_words < needed || kept >= NO_CONTENT_BELOW {
+        if kept >= NO_CONTENT_BELOW {
             return threshold;
         }
+        // Running text when the page has enough of it; else a sentence's worth of any text.
+        let (words_by_templateness, needed) = if self.running_words >= MIN_CONTENT_WORDS {
+            (&self.running_by_templateness, MIN_CONTENT_WORDS)
+        } else {
+            (&self.visible_by_templateness, NO_CONTENT_BELOW)
+        };
         let mut cumulative = 0;
-        for &(templateness, words) in &self.words_by_templateness {
+        for &(templateness, words) in words_by_templateness {
             cumulative += words;
             if cumulative >= needed {
-                return templateness.next_up();
+                return threshold.max(templateness.next_up());
             }
         }
         threshold
@@ -90,35 +136,35 @@ mod tests {
 
     #[test]
     fn a_page_with_content_keeps_the_configured_threshold() {
-        let floor = ContentFloor::of(&[0.1, 0.9], &[60, 100]);
+        let floor = ContentFloor::of(&[0.1, 0.9], &[60, 100], &[60, 100]);
         assert_eq!(floor.threshold_for(0.25), 0.25);
     }
 
     #[test]
     fn a_page_called_all_template_keeps_its_least_template_like_running_text() {
         // Article (0.6, 80 words) below a menu (0.95) and a footer (0.97).
-        let floor = ContentFloor::of(&[0.95, 0.6, 0.97, 0.3], &[30, 80, 10, 0]);
+        let floor = ContentFloor::of(&[0.95, 0.6, 0.97, 0.3], &[30, 80, 10, 0], &[30, 80, 10, 2]);
         let threshold = floor.threshold_for(0.25);
         assert!(threshold > 0.6 && threshold < 0.95, "{threshold}");
     }
 
     #[test]
     fn the_floor_gathers_regions_until_it_has_enough_words() {
-        let floor = ContentFloor::of(&[0.7, 0.8, 0.9], &[20, 40, 100]);
+        let floor = ContentFloor::of(&[0.7, 0.8, 0.9], &[20, 40, 100], &[20, 40, 100]);
         let threshold = floor.threshold_for(0.25);
         assert!(threshold > 0.8 && threshold < 0.9, "{threshold}");
     }
 
     #[test]
-    fn a_page_with_less_running_text_than_the_floor_is_left_as_scored() {
-        let floor = ContentFloor::of(&[0.7, 0.8], &[5, 7]);
-        assert_eq!(floor.threshold_for(0.25), 0.25);
-        assert_eq!(ContentFloor::of(&[0.7], &[0]).threshold_for(0.25), 0.25);
+    fn a_page_with_little_running_text_keeps_a_sentence_of_its_least_template_like_text() {
+        let floor = ContentFloor::of(&[0.7, 0.8, 0.9], &[5, 0, 0], &[5, 7, 30]);
+        let threshold = floor.threshold_for(0.25);
+        assert!(threshold > 0.8 && threshold < 0.9, "{threshold}");
     }
 
     #[test]
     fn a_page_keeping_a_short_article_is_left_as_scored() {
-        let floor = ContentFloor::of(&[0.1, 0.9], &[20, 400]);
+        let floor = ContentFloor::of(&[0.1, 0.9], &[0, 400], &[20, 400]);
         assert_eq!(floor.threshold_for(0.25), 0.25);
     }
 }

@@ -24,7 +24,7 @@ use crate::smooth::{
     smooth_with,
 };
 
-pub use floor::{ContentFloor, MIN_CONTENT_WORDS, running_words};
+pub use floor::{ContentFloor, MIN_CONTENT_WORDS};
 pub use text::{Paragraph, content_text, paragraphs, text_visibility, visible_text_chars};
 
 /// Default templateness threshold: a node whose smoothed score reaches it is template. Chosen
@@ -213,7 +213,7 @@ pub fn segment_page(
     let visible_of = |id: NodeId| visible.representative[laid_out.representative[id.index()]];
     let templateness: Vec<f64> = dom.ids().map(|id| smoothed[visible_of(id)]).collect();
     let text_visible = text_visibility(rendered);
-    let floor = ContentFloor::of(&templateness, &running_words(dom, &text_visible));
+    let floor = ContentFloor::of_page(dom, &templateness, &text_visible);
     let threshold = if options.smooth && options.content_floor {
         floor.threshold_for(options.threshold)
     } else {

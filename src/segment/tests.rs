@@ -219,3 +219,35 @@ fn many_small_uncertain_items_no_longer_outvote_the_large_article_that_holds_the
     );
     assert!(!by_area.content_text.is_empty());
 }
+
+#[test]
+fn text_a_browser_never_shows_is_not_visible_text() {
+    let html = r##"<html><body>
+<p id="p">Shown text.</p>
+<iframe id="f">&lt;SCRIPT src=ad.js&gt;&lt;/SCRIPT&gt; fallback</iframe>
+<object id="o"><p id="of">Plug-in fallback</p></object>
+<div id="aria" aria-hidden="true"><p id="ap">Decorative</p></div>
+<a id="skip" href="#main">Skip to main content</a>
+<span id="off">Off the page</span>
+</body></html>"##;
+    let page = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).expect("parses");
+    let boxes: &[(&str, [f64; 4])] = &[
+        ("html", [0.0, 0.0, 1000.0, 1000.0]),
+        ("body", [0.0, 0.0, 1000.0, 1000.0]),
+        ("p", [0.0, 0.0, 1000.0, 50.0]),
+        ("f", [0.0, 50.0, 300.0, 150.0]),
+        ("o", [0.0, 200.0, 300.0, 150.0]),
+        ("of", [0.0, 200.0, 300.0, 20.0]),
+        ("aria", [0.0, 350.0, 300.0, 50.0]),
+        ("ap", [0.0, 350.0, 300.0, 20.0]),
+        ("skip", [0.0, 0.0, 1.0, 1.0]),
+        ("off", [-10000.0, 0.0, 200.0, 20.0]),
+    ];
+    let rendered = by_hand::lay_out(page, boxes, 1000.0, 1000.0);
+    let visible = text_visibility(&rendered);
+    let shown: Vec<String> = paragraphs(&rendered.page.dom, &visible)
+        .iter()
+        .map(|paragraph| paragraph.text_where(|_| true))
+        .collect();
+    assert_eq!(shown, ["Shown text."]);
+}

@@ -71,7 +71,9 @@ pub(super) fn assign(
         page.split = match format {
             DatasetFormat::Dragnet if dragnet_test.contains(&page.name) => Split::Test,
             DatasetFormat::CleanEval if page.name.starts_with("final") => Split::Test,
-            DatasetFormat::L3sGn1 | DatasetFormat::Kreuzer if fnv1a(&page.name) % 3 == 0 => {
+            DatasetFormat::L3sGn1 | DatasetFormat::Kreuzer
+                if fnv1a(&page.name).is_multiple_of(3) =>
+            {
                 Split::Test
             }
             _ => Split::Dev,
