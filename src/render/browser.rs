@@ -14,6 +14,7 @@ use serde::Deserialize;
 
 use super::RenderError;
 use super::snapshot::{Layout, LayoutBox, Viewport};
+use crate::page::NodeId;
 
 /// The attribute that carries each element's NodeId into the browser.
 pub const NODE_ID_ATTRIBUTE: &str = "data-pagelevel-id";
@@ -66,6 +67,9 @@ pub struct BrowserSession {
 struct WalkResult {
     ready: bool,
     boxes: Vec<Option<f64>>,
+    /// Ids of elements laid out but not painted (`visibility: hidden | collapse`).
+    #[serde(default)]
+    unpainted: Vec<u32>,
     width: f64,
     height: f64,
 }
@@ -260,8 +264,16 @@ fn layout_from_walk(result: WalkResult, element_count: usize, viewport: Viewport
             });
         }
     }
+    let mut unpainted: Vec<NodeId> = result
+        .unpainted
+        .into_iter()
+        .filter(|&id| (id as usize) < element_count)
+        .map(NodeId)
+        .collect();
+    unpainted.sort_unstable();
     Layout {
         boxes,
+        unpainted,
         page_width: result.width,
         page_height: result.height,
         viewport,
@@ -279,14 +291,16 @@ fn walk_script(url: &str, load_budget: Duration) -> String {
     await new Promise(resolve => setTimeout(resolve, 5));
   }}
   const boxes = [];
+  const unpainted = [];
   const sx = window.scrollX, sy = window.scrollY;
   for (const element of document.querySelectorAll("[{attribute}]")) {{
     const id = Number(element.getAttribute("{attribute}"));
-    // No box: not rendered, or rendered but not painted (visibility: hidden | collapse).
-    if (element.getClientRects().length === 0 || getComputedStyle(element).visibility !== "visible") {{
+    if (element.getClientRects().length === 0) {{
       boxes.push(id, null, null, null, null);
       continue;
     }}
+    // Laid out (it takes its space) but not painted: its text is never seen.
+    if (getComputedStyle(element).visibility !== "visible") unpainted.push(id);
     const r = element.getBoundingClientRect();
     boxes.push(id, r.left + sx, r.top + sy, r.width, r.height);
   }}
@@ -295,6 +309,7 @@ fn walk_script(url: &str, load_budget: Duration) -> String {
   return {{
     ready: true,
     boxes,
+    unpainted,
     width: Math.max(root.scrollWidth, body.scrollWidth),
     height: Math.max(root.scrollHeight, body.scrollHeight),
   }};

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use crate::page::{NodeId, Page};
 
 /// Version of the snapshot JSON and of the render cache entries; bump it when either changes.
-/// 2: elements with `visibility: hidden` or `collapse` have no box.
-pub const SNAPSHOT_FORMAT_VERSION: u32 = 2;
+/// 3: elements laid out but not painted (`visibility: hidden | collapse`) are listed.
+pub const SNAPSHOT_FORMAT_VERSION: u32 = 3;
 
 /// Viewport every page is laid out in, as the paper's features assume one fixed screen.
 pub const VIEWPORT: Viewport = Viewport {
@@ -65,6 +65,10 @@ impl From<[f64; 4]> for LayoutBox {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Layout {
     pub boxes: Vec<Option<LayoutBox>>,
+    /// Elements with a box that is not painted (`visibility: hidden | collapse`), sorted: they
+    /// take their place in the layout, but their text is never seen.
+    #[serde(default)]
+    pub unpainted: Vec<NodeId>,
     /// Size of the whole laid-out document (scroll width and height).
     pub page_width: f64,
     pub page_height: f64,
@@ -91,6 +95,11 @@ impl RenderedPage {
         self.layout.boxes.get(id.index()).copied().flatten()
     }
 
+    /// Whether an element with a box is painted (not `visibility: hidden | collapse`).
+    pub fn is_painted(&self, id: NodeId) -> bool {
+        self.layout.unpainted.binary_search(&id).is_err()
+    }
+
     /// The JSON snapshot of `pagelevel render`.
     pub fn snapshot(&self) -> Snapshot {
         let dom = &self.page.dom;
@@ -112,6 +121,7 @@ impl RenderedPage {
                         parent: element.parent,
                         tag: element.tag.clone(),
                         layout_box: self.layout_box(id),
+                        unpainted: !self.is_painted(id),
                         depth: element.depth,
                         html_bytes: element.html_bytes,
                         own_text: dom.own_text(id),
@@ -146,6 +156,9 @@ pub struct SnapshotNode {
     /// `[x, y, width, height]` in page pixels, `null` without a layout box.
     #[serde(rename = "box")]
     pub layout_box: Option<LayoutBox>,
+    /// True for an element laid out but not painted (`visibility: hidden | collapse`).
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub unpainted: bool,
     pub depth: u32,
     pub html_bytes: u64,
     /// The element's own text (not its descendants'), whitespace collapsed.
@@ -186,6 +199,7 @@ pub(crate) mod by_hand {
             page,
             layout: Layout {
                 boxes: layout_boxes,
+                unpainted: Vec::new(),
                 page_width: width,
                 page_height: height,
                 viewport: VIEWPORT,

@@ -229,6 +229,7 @@ fn text_a_browser_never_shows_is_not_visible_text() {
 <div id="aria" aria-hidden="true"><p id="ap">Decorative</p></div>
 <a id="skip" href="#main">Skip to main content</a>
 <span id="off">Off the page</span>
+<div id="menu">Dropdown menu item</div>
 </body></html>"##;
     let page = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).expect("parses");
     let boxes: &[(&str, [f64; 4])] = &[
@@ -242,8 +243,11 @@ fn text_a_browser_never_shows_is_not_visible_text() {
         ("ap", [0.0, 350.0, 300.0, 20.0]),
         ("skip", [0.0, 0.0, 1.0, 1.0]),
         ("off", [-10000.0, 0.0, 200.0, 20.0]),
+        ("menu", [0.0, 400.0, 300.0, 20.0]),
     ];
-    let rendered = by_hand::lay_out(page, boxes, 1000.0, 1000.0);
+    let mut rendered = by_hand::lay_out(page, boxes, 1000.0, 1000.0);
+    // `visibility: hidden`: laid out, not painted.
+    rendered.layout.unpainted = vec![NodeId(node(&rendered, "menu") as u32)];
     let visible = text_visibility(&rendered);
     let shown: Vec<String> = paragraphs(&rendered.page.dom, &visible)
         .iter()

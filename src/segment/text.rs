@@ -56,7 +56,7 @@ const BLOCK_ELEMENTS: &[&str] = &[
 const NEVER_SHOWN_CONTENT: &[&str] = &["iframe", "object", "embed", "template", "noscript"];
 
 /// Whether each element's own text is seen by a reader: the element has a layout box (so it is
-/// not `display: none` and, since snapshot format 2, not `visibility: hidden`), is not code or
+/// not `display: none`) that is painted (not `visibility: hidden`), is not code or
 /// styling ([`Dom::is_visible_text_parent`]), is not inside [`NEVER_SHOWN_CONTENT`] or an
 /// `aria-hidden="true"` subtree, and its box is not a screen-reader-only sliver (at most 1 px
 /// wide or high) or placed entirely off the page ("Skip to content" links).
@@ -77,7 +77,7 @@ pub fn text_visibility(rendered: &RenderedPage) -> Vec<bool> {
                 .is_some_and(|value| value.trim().eq_ignore_ascii_case("true"));
         let on_screen = rendered.layout_box(id).is_some_and(|b| {
             b.width > 1.0 && b.height > 1.0 && b.x + b.width > 0.0 && b.y + b.height > 0.0
-        });
+        }) && rendered.is_painted(id);
         visible[id.index()] = on_screen
             && !inherited
             && !NEVER_SHOWN_CONTENT.contains(&element.tag.as_str())
