@@ -4,7 +4,8 @@
 //! The pipeline, one module per stage (see ARCHITECTURE.md):
 //! bytes → [`page`] (decode + parse → arena DOM) → [`render`] (Chromium → boxes) → [`features`]
 //! → [`model`] (P(template) per node) → [`smooth`] (isotonic DP → sections) → [`segment`]
-//! (template vs content) → [`output`] / [`report`]. [`pipeline::Scorer`] runs it for many pages.
+//! (template vs content) → [`extract`] (main text, comments) → [`output`] / [`report`].
+//! [`pipeline::Scorer`] runs it for many pages.
 //! [`sitelevel`] detectors label sites for [`train`]; [`fetch`] reads WARC files and crawls;
 //! [`eval`] measures everything on human-labelled sets.
 //!
@@ -17,7 +18,8 @@
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let mut scorer = Scorer::new(TemplateModel::builtin()?, RenderOptions::default(), SegmentOptions::default())?;
 //! let scored = scorer.score(&PageSource::from_file("page.html".as_ref(), None)?)?;
-//! println!("{}", scored.segmented.content_text);
+//! println!("{}", scored.segmented.content_text); // everything not template
+//! println!("{}", scored.extracted.main_text); // the article alone
 //! # Ok(())
 //! # }
 //! ```

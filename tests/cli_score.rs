@@ -92,8 +92,8 @@ fn main_format_prints_the_article_without_the_language_bar_skip_links_or_footer(
     );
     let main = String::from_utf8(output.stdout).expect("UTF-8");
     assert!(
-        main.starts_with("What is GNU?\n\nGNU is a Unix-like operating system"),
-        "{main}"
+        main.starts_with("The GNU Operating System\n\nWhat is GNU?\n\nGNU is a Unix-like"),
+        "the headline, then the article: {main}"
     );
     for boilerplate in [
         "Skip to content",
@@ -131,8 +131,8 @@ fn an_article_scored_just_above_the_threshold_is_still_the_main_text_with_commen
     let main = scored["main_text"].as_str().expect("main_text");
     let comments = scored["comments"].as_str().expect("comments");
     assert!(
-        main.starts_with("Rand and I are back home this week"),
-        "{main}"
+        main.starts_with("The Week: July 20, 2012\n\nRand and I are back home this week"),
+        "the linked headline, then the post: {main}"
     );
     assert!(
         !main.contains("Melanie says"),
@@ -255,6 +255,35 @@ fn the_html_report_shows_the_screenshot_with_sections_outlined_in_a_real_browser
                 && outline.x + outline.width <= picture_box.x + picture_box.width + 1.0
         );
     }
+    // The main text is marked on the picture: its container and its paragraphs, inside it.
+    let marks = |class: &str| -> Vec<_> {
+        dom.ids()
+            .filter(|&id| dom.element(id).attribute("class") == Some(class))
+            .filter_map(|id| shown.layout_box(id))
+            .collect()
+    };
+    let container = marks("main-container");
+    assert_eq!(container.len(), 1, "one main-text container");
+    let blocks = marks("main-block");
+    assert!(
+        blocks.len() >= 3,
+        "only {} main-text paragraphs",
+        blocks.len()
+    );
+    // The headline may sit above the container; every mark lies on the picture.
+    for mark in blocks.iter().chain(&container) {
+        assert!(
+            mark.x >= picture_box.x - 1.0
+                && mark.x + mark.width <= picture_box.x + picture_box.width + 1.0,
+            "{mark:?} off the picture {picture_box:?}"
+        );
+    }
+    let side_text = dom.text(
+        dom.ids()
+            .find(|&id| dom.element(id).attribute("class") == Some("content main"))
+            .expect("the main text panel"),
+    );
+    assert!(side_text.contains("What is GNU?"), "{side_text}");
     let screenshot = shown.screenshot.expect("a picture of the report");
     assert!(screenshot.len() > 20_000, "the report is not blank");
 }

@@ -407,16 +407,24 @@ fn dataset_reports(
         let mut output = BTreeMap::new();
         let mut content = TextTotals::default();
         let mut main = TextTotals::default();
+        let mut comments = TextTotals::default();
         let mut external = vec![TextTotals::default(); externals.len()];
         for evaluation in &evaluations {
             content.add(&evaluation.output.content);
             main.add(&evaluation.output.main);
+            if let Some(page) = &evaluation.output.comments {
+                comments.add(page);
+            }
             for (totals, page) in external.iter_mut().zip(&evaluation.output.external) {
                 totals.add(page);
             }
         }
         output.insert("pagelevel content_text".to_string(), content.report());
         output.insert("pagelevel main_text".to_string(), main.report());
+        if comments.report().pages > 0 {
+            // Against the gold comments, on the pages that have some.
+            output.insert("pagelevel comments".to_string(), comments.report());
+        }
         for ((name, _), totals) in externals.iter().zip(&external) {
             output.insert(name.clone(), totals.report());
         }

@@ -2,6 +2,7 @@
 
 mod browser;
 mod eval;
+mod model_card;
 mod render;
 mod sample;
 mod score;
@@ -37,6 +38,8 @@ enum Command {
     /// Evaluate PageLevel on human-labelled sets: template F1 (text, anchor text, links), ARI
     /// of the segmentation, main-text F1, site-level baselines, the penalty sweep.
     Eval(eval::EvalArgs),
+    /// Print the numbers of a model's card, generated from the model file.
+    ModelCard(model_card::ModelCardArgs),
 }
 
 /// How a command ended when it did not end in an error.
@@ -57,5 +60,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Sitelevel(args) => sitelevel::run(args),
         Command::Sample(args) => sample::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::ModelCard(args) => model_card::run(args),
     }
 }

@@ -218,7 +218,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
             } else {
                 report_path(report, index, &name)
             };
-            std::fs::write(&target, html_report(&scored, &name, args.threshold))
+            std::fs::write(&target, html_report(&scored, &name))
                 .with_context(|| format!("cannot write the report {}", target.display()))?;
         }
         Ok(())

@@ -19,7 +19,7 @@ use super::merge::{MERGE_DELTAS, merge_verdicts};
 use super::output_scores::{OutputScores, TextScore};
 use super::page_text::PageText;
 use super::scoring::{PageGold, PageScores, Verdicts, score_page};
-use super::truth::{L3sMapping, main_text_words, page_truth};
+use super::truth::{L3sMapping, comment_words, main_text_words, page_truth};
 
 /// What an evaluation runs.
 #[derive(Debug, Clone)]
@@ -267,6 +267,10 @@ impl PageRuns {
             output: OutputScores {
                 content: TextScore::of(&self.texts.content, &gold.main_text),
                 main: TextScore::of(&self.texts.main, &gold.main_text),
+                comments: gold
+                    .comments
+                    .as_ref()
+                    .map(|words| TextScore::of(&self.texts.comments, words)),
                 external: Vec::new(),
             },
         }
@@ -278,6 +282,7 @@ pub fn page_gold(text: &PageText, gold: &Gold, l3s: L3sMapping) -> Result<PageGo
     Ok(PageGold {
         truth: page_truth(&text.word_texts(), gold, l3s)?,
         main_text: main_text_words(gold)?,
+        comments: comment_words(gold),
     })
 }
 
@@ -392,6 +397,7 @@ mod tests {
                 blocks: Some(blocks),
             },
             main_text: vec!["story".into(), "text".into(), "more".into(), "story".into()],
+            comments: None,
         }
     }
 

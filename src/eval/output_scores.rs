@@ -60,6 +60,8 @@ pub struct OutputScores {
     pub content: TextScore,
     /// `main_text`.
     pub main: TextScore,
+    /// `comments` against the gold comments, on pages whose gold keeps them apart.
+    pub comments: Option<TextScore>,
     /// Other extractors, in the order they were given.
     pub external: Vec<TextScore>,
 }

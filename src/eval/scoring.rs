@@ -54,6 +54,8 @@ pub struct PageGold {
     pub truth: PageTruth,
     /// The gold main text's words ([`super::main_text_words`]).
     pub main_text: Vec<String>,
+    /// The gold comments' words, on pages whose set keeps comments apart.
+    pub comments: Option<Vec<String>>,
 }
 
 /// Which gold segmentation a leaf is compared with.
@@ -258,6 +260,7 @@ mod tests {
                 blocks: None,
             },
             main_text: main_text.split(' ').map(String::from).collect(),
+            comments: None,
         }
     }
 

@@ -174,6 +174,19 @@ pub fn main_text_words(gold: &Gold) -> Result<Vec<String>, EvalError> {
     })
 }
 
+/// The words of the gold user comments, for sets that keep them apart (Dragnet); `None` when the
+/// page's gold has no comments.
+pub fn comment_words(gold: &Gold) -> Option<Vec<String>> {
+    match gold {
+        Gold::MainText(main) => main
+            .comments
+            .as_deref()
+            .map(word_tokens)
+            .filter(|words| !words.is_empty()),
+        _ => None,
+    }
+}
+
 fn content_words(words: Vec<GoldWord>) -> Vec<String> {
     words
         .into_iter()

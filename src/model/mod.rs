@@ -7,6 +7,7 @@
 //! Scoring needs no linfa: it is a standardized dot product and a logistic function per node,
 //! oriented so that the output is always P(template).
 
+pub mod card;
 pub(crate) mod fit;
 
 use std::path::Path;

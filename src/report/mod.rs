@@ -1,7 +1,8 @@
 //! The HTML report of a scored page: one self-contained file showing a screenshot of the
 //! rendered page with each section outlined and coloured by its smoothed templateness (green:
-//! content, red: template), a legend, the section list, and the content text beside it — the
-//! picture a person wants before trusting the numbers.
+//! content, red: template), the main text's container and paragraphs filled blue and the
+//! comments purple, a legend, the section list, and the main text, comments and content text
+//! beside it — the picture a person wants before trusting the numbers.
 
 use std::fmt::Write as _;
 
@@ -15,6 +16,12 @@ const PICTURE_SCALE: f64 = 0.6;
 
 /// Sections smaller than this (px²) are not drawn: they would be specks.
 const MIN_DRAWN_AREA: f64 = 2000.0;
+
+/// Fill of the main text's paragraphs and outline of its container.
+const MAIN_COLOUR: &str = "hsl(215, 90%, 50%)";
+
+/// Fill of the comments' paragraphs.
+const COMMENT_COLOUR: &str = "hsl(285, 70%, 50%)";
 
 /// The colour of a templateness value: hue from green (0, content) to red (1, template).
 fn colour(templateness: f64) -> String {
@@ -30,7 +37,8 @@ fn escape(text: &str) -> String {
 }
 
 /// Builds the report; `name` is shown as the page's title line.
-pub fn html_report(scored: &ScoredPage, name: &str, threshold: f64) -> String {
+pub fn html_report(scored: &ScoredPage, name: &str) -> String {
+    let threshold = scored.segmented.threshold;
     let rendered = &scored.rendered;
     let dom = &rendered.page.dom;
     let width = rendered.layout.page_width.max(1.0);
@@ -66,6 +74,41 @@ pub fn html_report(scored: &ScoredPage, name: &str, threshold: f64) -> String {
             },
         );
     }
+    let extracted = &scored.extracted;
+    let marked = extracted
+        .main_blocks
+        .iter()
+        .map(|&id| (id, "main-block", MAIN_COLOUR, "main text"))
+        .chain(
+            extracted
+                .comment_blocks
+                .iter()
+                .map(|&id| (id, "comment-block", COMMENT_COLOUR, "comments")),
+        )
+        .chain(
+            extracted
+                .main_container
+                .map(|id| (id, "main-container", MAIN_COLOUR, "main text container")),
+        );
+    for (id, class, colour, what) in marked {
+        let Some(layout_box) = rendered.layout_box(id) else {
+            continue;
+        };
+        if layout_box.y >= shown_height {
+            continue;
+        }
+        let height = layout_box.height.min(shown_height - layout_box.y);
+        let _ = write!(
+            boxes,
+            r#"<div class="{class}" style="left:{:.1}px;top:{:.1}px;width:{:.1}px;height:{:.1}px;--c:{colour}" title="&lt;{}&gt; #{} {what}"></div>"#,
+            layout_box.x * PICTURE_SCALE,
+            layout_box.y * PICTURE_SCALE,
+            layout_box.width * PICTURE_SCALE,
+            height * PICTURE_SCALE,
+            escape(&dom.element(id).tag),
+            id.0,
+        );
+    }
     let picture = match &rendered.screenshot {
         Some(jpeg) => format!(
             r#"<img src="data:image/jpeg;base64,{}" width="{:.0}" height="{:.0}" alt="the rendered page">"#,
@@ -95,12 +138,17 @@ pub fn html_report(scored: &ScoredPage, name: &str, threshold: f64) -> String {
             section.text_chars
         );
     }
-    let paragraphs: String = scored
-        .segmented
-        .content_text
-        .split("\n\n")
-        .map(|paragraph| format!("<p>{}</p>", escape(paragraph)))
-        .collect();
+    let as_paragraphs = |text: &str| -> String {
+        if text.is_empty() {
+            return r#"<p class="none">(none)</p>"#.into();
+        }
+        text.split("\n\n")
+            .map(|paragraph| format!("<p>{}</p>", escape(paragraph)))
+            .collect()
+    };
+    let main_text = as_paragraphs(&extracted.main_text);
+    let comments = as_paragraphs(&extracted.comments);
+    let paragraphs = as_paragraphs(&scored.segmented.content_text);
     format!(
         r#"<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>pagelevel: {title}</title>
@@ -112,6 +160,9 @@ h1 {{ font-size: 18px; margin: 0 0 4px; }}
 .picture {{ position: relative; flex: none; width: {picture_width:.0}px; border: 1px solid #bbb; background: white; }}
 .picture img {{ display: block; }}
 .section {{ position: absolute; box-sizing: border-box; border: 2px solid var(--c); background: color-mix(in srgb, var(--c) 14%, transparent); }}
+.main-block, .comment-block {{ position: absolute; box-sizing: border-box; background: color-mix(in srgb, var(--c) 30%, transparent); }}
+.main-container {{ position: absolute; box-sizing: border-box; border: 4px dashed var(--c); }}
+.none {{ color: #777; }}
 .side {{ flex: 1; min-width: 320px; }}
 .legend {{ display: flex; align-items: center; gap: 8px; margin-bottom: 12px; }}
 .ramp {{ width: 160px; height: 12px; background: linear-gradient(to right, {c0}, {c5}, {c1}); border: 1px solid #999; }}
@@ -127,10 +178,15 @@ td, th {{ padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: left; }}
 <div class="columns">
 <div class="picture">{picture}{boxes}</div>
 <div class="side">
-<div class="legend"><span>content</span><span class="ramp"></span><span>template</span><span>(smoothed templateness of each section)</span></div>
+<div class="legend"><span>content</span><span class="ramp"></span><span>template</span><span>(outline: smoothed templateness of each section)</span></div>
+<div class="legend"><span class="swatch" style="background:{main_colour}"></span><span>main text (dashed: its container)</span><span class="swatch" style="background:{comment_colour}"></span><span>comments</span></div>
 <h2>Sections with text</h2>
 <table><tr><th>section</th><th>root</th><th>templateness</th><th>verdict</th><th>characters</th></tr>{rows}</table>
-<h2>Content text</h2>
+<h2>Main text</h2>
+<div class="content main">{main_text}</div>
+<h2>Comments</h2>
+<div class="content comments">{comments}</div>
+<h2>Content text (everything not template)</h2>
 <div class="content">{paragraphs}</div>
 </div></div>
 </body></html>
@@ -147,5 +203,7 @@ td, th {{ padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: left; }}
         c0 = colour(0.0),
         c5 = colour(0.5),
         c1 = colour(1.0),
+        main_colour = MAIN_COLOUR,
+        comment_colour = COMMENT_COLOUR,
     )
 }

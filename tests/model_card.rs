@@ -1,0 +1,46 @@
+//! The model card states the shipped model's numbers as `pagelevel model-card` generates them
+//! from the model file, so the card cannot drift from the model.
+
+mod common;
+
+use common::{pagelevel, succeed};
+
+const CARD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/README.md");
+const MODEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/default.json");
+
+#[test]
+fn the_committed_model_card_carries_the_numbers_generated_from_the_model_file() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let generated = succeed(pagelevel(cache.path()).args(["model-card", MODEL])).stdout;
+    let generated = String::from_utf8(generated).expect("UTF-8");
+    let card = std::fs::read_to_string(CARD).expect("the model card");
+    assert!(
+        card.contains(generated.trim_end()),
+        "models/README.md is stale: run `pagelevel model-card models/default.json --update models/README.md`"
+    );
+}
+
+#[test]
+fn update_replaces_the_generated_block_of_a_card_and_refuses_a_card_without_one() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let folder = tempfile::tempdir().expect("temp dir");
+    let card = folder.path().join("README.md");
+    let stale = std::fs::read_to_string(CARD)
+        .expect("the model card")
+        .replace("classified nodes", "nodes of old");
+    std::fs::write(&card, &stale).unwrap();
+    succeed(
+        pagelevel(cache.path())
+            .args(["model-card", MODEL, "--update"])
+            .arg(&card),
+    );
+    let updated = std::fs::read_to_string(&card).unwrap();
+    assert_eq!(updated, std::fs::read_to_string(CARD).unwrap());
+    std::fs::write(&card, "# A card without markers\n").unwrap();
+    pagelevel(cache.path())
+        .args(["model-card", MODEL, "--update"])
+        .arg(&card)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("has no generated block"));
+}
