@@ -212,7 +212,10 @@ fn fit_bucket(
 
 /// At most the median site's count of nodes from every site (a seeded sample of a larger site's
 /// nodes), in site order; smaller sites keep all theirs.
-pub(super) fn sites_balanced<'a>(members: &[&'a LabelledNode], rng: &mut StdRng) -> Vec<&'a LabelledNode> {
+pub(super) fn sites_balanced<'a>(
+    members: &[&'a LabelledNode],
+    rng: &mut StdRng,
+) -> Vec<&'a LabelledNode> {
     let mut by_site: BTreeMap<usize, Vec<&LabelledNode>> = BTreeMap::new();
     for node in members {
         by_site.entry(node.site).or_default().push(node);
@@ -314,7 +317,8 @@ impl NodeMetrics {
     }
 }
 
-/// How a bucket's model does on held-out nodes, at threshold 0.5.
+/// How a bucket's model does on held-out nodes, at threshold 0.5: its bounds and its
+/// [`NodeMetrics`], flat, because it is written as a row of `buckets.csv`.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct BucketMetrics {
     pub min_area: f64,
@@ -358,7 +362,12 @@ pub fn score_nodes<'a>(
 ) -> Vec<(f64, bool)> {
     nodes
         .into_iter()
-        .map(|node| (model.bucket_for(node.area).probability(&node.row), node.template))
+        .map(|node| {
+            (
+                model.bucket_for(node.area).probability(&node.row),
+                node.template,
+            )
+        })
         .collect()
 }
 

@@ -145,7 +145,11 @@ fn with_equal_site_weight_one_large_site_no_longer_outvotes_the_others() {
     // Three sites call link lists template; one site ten times their size calls them content.
     let mut nodes = Vec::new();
     for site in 0..4 {
-        let (count, links_are_template) = if site == 3 { (2_000, false) } else { (200, true) };
+        let (count, links_are_template) = if site == 3 {
+            (2_000, false)
+        } else {
+            (200, true)
+        };
         for i in 0..count {
             let area = 2_000.0 + (i % 400) as f64 * 1_000.0;
             let jitter = (i % 7) as f64 * 0.01;

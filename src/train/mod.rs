@@ -5,7 +5,8 @@
 //!
 //! Stages, in order: read `sites.txt` → per site: list and sample pages → render each (cached, so
 //! an interrupted run resumes) → label the site → features of the classified nodes → fit on the
-//! training sites and measure on the held-out ones → refit on all sites for the shipped model.
+//! training sites and measure on the held-out ones (per area bucket, per `[domain]` of the sites
+//! list, per site) → refit on all sites for the shipped model.
 
 mod report;
 mod sites;
@@ -398,7 +399,7 @@ pub fn train(
         seed: options.seed,
     };
     // Each held-out site's (P(template), label) pairs under the model fitted without it.
-    let mut held_out_scores: Vec<Option<Vec<(f64, bool)>>> = vec![None; labelled.len()];
+    let mut held_out_scores: Vec<Option<ScoredNodes>> = vec![None; labelled.len()];
     let validation = if held_out_nodes.is_empty() || training_nodes.is_empty() {
         Vec::new()
     } else {
@@ -436,14 +437,17 @@ pub fn train(
     })
 }
 
+/// (P(template), label) of each of a site's nodes.
+type ScoredNodes = Vec<(f64, bool)>;
+
 /// One report per domain, in the order the sites list names them, then one over all sites.
 fn domain_reports(
     sites: &[SiteReport],
-    held_out_scores: &[Option<Vec<(f64, bool)>>],
+    held_out_scores: &[Option<ScoredNodes>],
 ) -> Vec<DomainReport> {
     let domain_of = |site: &SiteReport| site.domain.as_deref().unwrap_or("untagged").to_string();
     let report = |domain: &str, in_domain: &dyn Fn(&SiteReport) -> bool| {
-        let members: Vec<(&SiteReport, &Option<Vec<(f64, bool)>>)> = sites
+        let members: Vec<(&SiteReport, &Option<ScoredNodes>)> = sites
             .iter()
             .zip(held_out_scores)
             .filter(|(site, _)| in_domain(site))

@@ -120,7 +120,8 @@ pub fn summary_markdown(outcome: &TrainingOutcome) -> String {
             site.classified_nodes,
             site.template_share,
             site.render_seconds,
-            site.held_out_auc.map_or(String::new(), |auc| format!("{auc:.3}"))
+            site.held_out_auc
+                .map_or(String::new(), |auc| format!("{auc:.3}"))
         );
     }
     if !outcome.skipped.is_empty() {
