@@ -92,7 +92,7 @@ fn train_labels_real_sites_from_directories_a_warc_and_a_crawl_and_writes_a_load
     std::fs::write(
         &list,
         format!(
-            "# two saved sites, a WARC and a crawl\n{}\n{}\n{}\nhttp://127.0.0.1:{port}/\n{}\n",
+            "# two saved sites, a WARC and a crawl\n[documentation]\n{}\n{}\n[other]\n{}\nhttp://127.0.0.1:{port}/\n{}\n",
             sites().join("postgresql-docs-docbook").display(),
             sites().join("cmake-docs-sphinx").display(),
             warc.display(),
@@ -149,6 +149,8 @@ fn train_labels_real_sites_from_directories_a_warc_and_a_crawl_and_writes_a_load
     assert!(report.join("buckets.csv").is_file());
     let summary = std::fs::read_to_string(report.join("summary.md")).expect("summary");
     assert!(summary.contains("## Held-out sites"), "{summary}");
+    assert!(summary.contains("| documentation | 2 |"), "{summary}");
+    assert!(sites_csv.contains(",documentation,"), "{sites_csv}");
 
     // Everything rendered is cached: a second run only re-labels and re-fits.
     let second_model = work.path().join("again.json");

@@ -3,10 +3,10 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use clap::Args;
+use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use pagelevel::fetch::CrawlOptions;
-use pagelevel::model::FitOptions;
+use pagelevel::model::{FitOptions, SiteBalance};
 use pagelevel::render::Renderer;
 use pagelevel::sitelevel::Method;
 use pagelevel::train::{TrainOptions, TrainProgress, read_sites_file, train, write_report};
@@ -17,7 +17,8 @@ use super::browser::BrowserArgs;
 /// Train the page-level template classifier from site-level labels of many sites.
 #[derive(Debug, Args)]
 pub struct TrainArgs {
-    /// The sites list: one saved-site directory (relative to the list), WARC file or URL per line.
+    /// The sites list: one saved-site directory (relative to the list), WARC file or URL per line;
+    /// a `[domain]` line tags the sites below it for the per-domain report.
     #[arg(long)]
     sites: PathBuf,
     /// Where to write the model (versioned JSON).
@@ -47,6 +48,11 @@ pub struct TrainArgs {
     /// L2 regularization of the logistic models.
     #[arg(long, default_value_t = 1.0)]
     alpha: f64,
+    /// How sites weigh in the fit: equal (in each area bucket no site gives more nodes than the
+    /// median site, so a few large sites do not decide what template looks like) or none (every
+    /// node counts alike).
+    #[arg(long, value_enum, default_value = "equal")]
+    site_balance: SiteBalanceArg,
     /// Seconds between two requests when crawling an http(s) site (robots.txt's Crawl-delay
     /// wins when longer).
     #[arg(long, default_value_t = 1.0)]
@@ -59,6 +65,21 @@ pub struct TrainArgs {
     /// No progress bars.
     #[arg(long, short)]
     quiet: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum SiteBalanceArg {
+    Equal,
+    None,
+}
+
+impl From<SiteBalanceArg> for SiteBalance {
+    fn from(balance: SiteBalanceArg) -> SiteBalance {
+        match balance {
+            SiteBalanceArg::Equal => SiteBalance::Equal,
+            SiteBalanceArg::None => SiteBalance::None,
+        }
+    }
 }
 
 struct Bars {
@@ -92,6 +113,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<Outcome> {
         seed: args.seed,
         fit: FitOptions {
             alpha: args.alpha,
+            site_balance: args.site_balance.into(),
             seed: args.seed,
             ..FitOptions::default()
         },

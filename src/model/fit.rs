@@ -1,10 +1,14 @@
 //! Fitting the area-bucket models with linfa-logistic, and measuring them on held-out nodes.
 //!
-//! Bucket boundaries are the area quartiles of the training nodes. Each bucket is standardized
-//! on its own nodes and, where one class is rare, balanced by subsampling the other (linfa-logistic
-//! takes no sample weights). linfa-logistic's probabilities are those of the class it calls
+//! Bucket boundaries are the area quartiles of the training nodes. In each bucket, every site
+//! first counts alike (`SiteBalance::Equal`: no site gives more nodes than the median site), then,
+//! where one class is rare, the other class is subsampled to its size; both are done by seeded
+//! subsampling because linfa-logistic takes no sample weights. Each bucket is standardized on the
+//! nodes it is fitted on. linfa-logistic's probabilities are those of the class it calls
 //! positive, which it picks itself; the fitted coefficients are re-oriented here so that the
 //! stored model always gives P(template).
+
+use std::collections::BTreeMap;
 
 use linfa::prelude::*;
 use linfa_logistic::LogisticRegression;
@@ -12,7 +16,7 @@ use ndarray::{Array1, Array2};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{
     AreaBucket, BucketTraining, MODEL_FORMAT, MODEL_FORMAT_VERSION, Standardization, TemplateModel,
@@ -26,6 +30,38 @@ pub struct LabelledNode {
     pub row: FeatureRow,
     pub area: f64,
     pub template: bool,
+    /// Which site the node comes from (any number that is the same for all of a site's nodes),
+    /// for site balancing.
+    pub site: usize,
+}
+
+/// How much each training site counts in the fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SiteBalance {
+    /// Every site counts alike: in each area bucket, a site gives at most as many nodes as the
+    /// median site there (a seeded sample of them). Sites differ a hundredfold in classified
+    /// nodes per page (a long API reference against a short news page), and a fit on all nodes
+    /// learns the templates of the few largest sites rather than what templates have in common.
+    #[default]
+    Equal,
+    /// Every node counts alike: sites weigh by their number of nodes (models before this option).
+    None,
+}
+
+impl SiteBalance {
+    /// The name in model files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            SiteBalance::Equal => "equal",
+            SiteBalance::None => "none",
+        }
+    }
+
+    /// What model files written before the option was recorded were fitted with.
+    pub(super) fn before_the_option() -> SiteBalance {
+        SiteBalance::None
+    }
 }
 
 /// How models are fitted.
@@ -40,6 +76,7 @@ pub struct FitOptions {
     /// Balance a bucket whose rarer class is below this share.
     pub balance_below: f64,
     pub hidden_area: f64,
+    pub site_balance: SiteBalance,
     pub seed: u64,
 }
 
@@ -52,6 +89,7 @@ impl Default for FitOptions {
             max_nodes_per_bucket: 40_000,
             balance_below: 0.3,
             hidden_area: crate::features::DEFAULT_HIDDEN_AREA,
+            site_balance: SiteBalance::default(),
             seed: 7,
         }
     }
@@ -125,7 +163,10 @@ fn fit_bucket(
         nodes: members.len(),
         template_share: templates as f64 / members.len().max(1) as f64,
     };
-    let sample = balanced_sample(members, options, rng);
+    let sample = match options.site_balance {
+        SiteBalance::Equal => balanced_sample(&sites_balanced(members, rng), options, rng),
+        SiteBalance::None => balanced_sample(members, options, rng),
+    };
     let standardization = standardize(&sample);
     let has_both_classes = sample.iter().any(|n| n.template) && sample.iter().any(|n| !n.template);
     if !has_both_classes {
@@ -167,6 +208,29 @@ fn fit_bucket(
         intercept: sign * fitted.intercept(),
         training,
     })
+}
+
+/// At most the median site's count of nodes from every site (a seeded sample of a larger site's
+/// nodes), in site order; smaller sites keep all theirs.
+pub(super) fn sites_balanced<'a>(
+    members: &[&'a LabelledNode],
+    rng: &mut StdRng,
+) -> Vec<&'a LabelledNode> {
+    let mut by_site: BTreeMap<usize, Vec<&LabelledNode>> = BTreeMap::new();
+    for node in members {
+        by_site.entry(node.site).or_default().push(node);
+    }
+    let mut counts: Vec<usize> = by_site.values().map(Vec::len).collect();
+    counts.sort_unstable();
+    let cap = counts.get(counts.len() / 2).copied().unwrap_or(0);
+    by_site
+        .into_values()
+        .flat_map(|mut nodes| {
+            nodes.shuffle(rng);
+            nodes.truncate(cap);
+            nodes
+        })
+        .collect()
 }
 
 /// A seeded sample of at most `max_nodes_per_bucket` nodes, with the majority class cut down to
@@ -218,7 +282,43 @@ fn standardize(sample: &[&LabelledNode]) -> Standardization {
     Standardization { mean, scale }
 }
 
-/// How a bucket's model does on held-out nodes, at threshold 0.5.
+/// How P(template) ≥ 0.5 agrees with the labels of a set of nodes.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct NodeMetrics {
+    pub nodes: usize,
+    pub template_share: f64,
+    pub accuracy: f64,
+    pub precision: f64,
+    pub recall: f64,
+    pub auc: f64,
+}
+
+impl NodeMetrics {
+    /// Accuracy, template precision/recall and ROC AUC of (P(template), label) pairs.
+    pub fn of(scored: &[(f64, bool)]) -> NodeMetrics {
+        let (mut tp, mut fp, mut fn_, mut tn) = (0.0_f64, 0.0_f64, 0.0_f64, 0.0_f64);
+        for (p, template) in scored {
+            match (*p >= 0.5, *template) {
+                (true, true) => tp += 1.0,
+                (true, false) => fp += 1.0,
+                (false, true) => fn_ += 1.0,
+                (false, false) => tn += 1.0,
+            }
+        }
+        let total = (tp + fp + fn_ + tn).max(1.0);
+        NodeMetrics {
+            nodes: scored.len(),
+            template_share: (tp + fn_) / total,
+            accuracy: (tp + tn) / total,
+            precision: if tp + fp > 0.0 { tp / (tp + fp) } else { 0.0 },
+            recall: if tp + fn_ > 0.0 { tp / (tp + fn_) } else { 0.0 },
+            auc: roc_auc(scored),
+        }
+    }
+}
+
+/// How a bucket's model does on held-out nodes, at threshold 0.5: its bounds and its
+/// [`NodeMetrics`], flat, because it is written as a row of `buckets.csv`.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct BucketMetrics {
     pub min_area: f64,
@@ -237,31 +337,36 @@ pub fn evaluate_model(model: &TemplateModel, nodes: &[LabelledNode]) -> Vec<Buck
         .buckets
         .iter()
         .map(|bucket| {
-            let scored: Vec<(f64, bool)> = nodes
+            let in_bucket = nodes
                 .iter()
-                .filter(|node| std::ptr::eq(model.bucket_for(node.area), bucket))
-                .map(|node| (bucket.probability(&node.row), node.template))
-                .collect();
-            let (mut tp, mut fp, mut fn_, mut tn) = (0.0_f64, 0.0_f64, 0.0_f64, 0.0_f64);
-            for (p, template) in &scored {
-                match (*p >= 0.5, *template) {
-                    (true, true) => tp += 1.0,
-                    (true, false) => fp += 1.0,
-                    (false, true) => fn_ += 1.0,
-                    (false, false) => tn += 1.0,
-                }
-            }
-            let total = (tp + fp + fn_ + tn).max(1.0);
+                .filter(|node| std::ptr::eq(model.bucket_for(node.area), bucket));
+            let metrics = NodeMetrics::of(&score_nodes(model, in_bucket));
             BucketMetrics {
                 min_area: bucket.min_area,
                 max_area: bucket.max_area,
-                nodes: scored.len(),
-                template_share: (tp + fn_) / total,
-                accuracy: (tp + tn) / total,
-                precision: if tp + fp > 0.0 { tp / (tp + fp) } else { 0.0 },
-                recall: if tp + fn_ > 0.0 { tp / (tp + fn_) } else { 0.0 },
-                auc: roc_auc(&scored),
+                nodes: metrics.nodes,
+                template_share: metrics.template_share,
+                accuracy: metrics.accuracy,
+                precision: metrics.precision,
+                recall: metrics.recall,
+                auc: metrics.auc,
             }
+        })
+        .collect()
+}
+
+/// (P(template), label) of every node.
+pub fn score_nodes<'a>(
+    model: &TemplateModel,
+    nodes: impl IntoIterator<Item = &'a LabelledNode>,
+) -> Vec<(f64, bool)> {
+    nodes
+        .into_iter()
+        .map(|node| {
+            (
+                model.bucket_for(node.area).probability(&node.row),
+                node.template,
+            )
         })
         .collect()
 }

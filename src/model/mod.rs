@@ -17,7 +17,10 @@ use thiserror::Error;
 
 use crate::features::{FEATURE_COUNT, FEATURE_NAMES, FeatureRow, PageFeatures};
 
-pub use fit::{BucketMetrics, FitOptions, LabelledNode, evaluate_model, fit_model};
+pub use fit::{
+    BucketMetrics, FitOptions, LabelledNode, NodeMetrics, SiteBalance, evaluate_model, fit_model,
+    score_nodes,
+};
 
 /// The `format` field of every model file.
 pub const MODEL_FORMAT: &str = "pagelevel-model";
@@ -98,6 +101,9 @@ pub struct TrainingSummary {
     pub pages: usize,
     pub nodes: usize,
     pub template_share: f64,
+    /// How sites were weighed against each other (models written before the option: `none`).
+    #[serde(default = "SiteBalance::before_the_option")]
+    pub site_balance: SiteBalance,
     pub seed: u64,
 }
 

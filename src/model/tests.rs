@@ -1,3 +1,6 @@
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
 use super::*;
 use crate::features::{FEATURE_COUNT, Feature};
 
@@ -9,6 +12,7 @@ fn node(links_per_word: f64, area: f64, template: bool) -> LabelledNode {
         row,
         area,
         template,
+        site: 0,
     }
 }
 
@@ -108,4 +112,68 @@ fn auc_counts_ties_as_half() {
     assert_eq!(fit::roc_auc(&[(0.1, false), (0.9, true)]), 1.0);
     assert_eq!(fit::roc_auc(&[(0.5, false), (0.5, true)]), 0.5);
     assert_eq!(fit::roc_auc(&[(0.9, false), (0.1, true)]), 0.0);
+}
+
+#[test]
+fn site_balancing_cuts_every_site_down_to_the_median_site_in_the_bucket() {
+    let mut nodes = Vec::new();
+    for (site, count) in [(0, 5), (1, 100), (2, 12), (3, 40), (4, 300)] {
+        for i in 0..count {
+            nodes.push(LabelledNode {
+                site,
+                ..node(0.1, 5_000.0, i % 2 == 0)
+            });
+        }
+    }
+    let members: Vec<&LabelledNode> = nodes.iter().collect();
+    let per_site = |sample: &[&LabelledNode]| -> Vec<usize> {
+        (0..5)
+            .map(|site| sample.iter().filter(|n| n.site == site).count())
+            .collect()
+    };
+    let sample = fit::sites_balanced(&members, &mut StdRng::seed_from_u64(7));
+    assert_eq!(per_site(&sample), [5, 40, 12, 40, 40]);
+    let again = fit::sites_balanced(&members, &mut StdRng::seed_from_u64(7));
+    assert!(
+        sample.iter().zip(&again).all(|(a, b)| std::ptr::eq(*a, *b)),
+        "the same seed draws the same nodes"
+    );
+}
+
+#[test]
+fn with_equal_site_weight_one_large_site_no_longer_outvotes_the_others() {
+    // Three sites call link lists template; one site ten times their size calls them content.
+    let mut nodes = Vec::new();
+    for site in 0..4 {
+        let (count, links_are_template) = if site == 3 {
+            (2_000, false)
+        } else {
+            (200, true)
+        };
+        for i in 0..count {
+            let area = 2_000.0 + (i % 400) as f64 * 1_000.0;
+            let jitter = (i % 7) as f64 * 0.01;
+            nodes.push(LabelledNode {
+                site,
+                ..node(0.8 + jitter, area, links_are_template)
+            });
+            nodes.push(LabelledNode {
+                site,
+                ..node(0.05 + jitter, area, !links_are_template)
+            });
+        }
+    }
+    let link_list = node(0.85, 50_000.0, true).row;
+    let p_template = |site_balance: SiteBalance| {
+        let options = FitOptions {
+            site_balance,
+            ..FitOptions::default()
+        };
+        fit_model(&nodes, &options, TrainingSummary::default())
+            .expect("fits")
+            .bucket_for(50_000.0)
+            .probability(&link_list)
+    };
+    assert!(p_template(SiteBalance::Equal) > 0.5);
+    assert!(p_template(SiteBalance::None) < 0.5);
 }

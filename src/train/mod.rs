@@ -5,7 +5,8 @@
 //!
 //! Stages, in order: read `sites.txt` → per site: list and sample pages → render each (cached, so
 //! an interrupted run resumes) → label the site → features of the classified nodes → fit on the
-//! training sites and measure on the held-out ones → refit on all sites for the shipped model.
+//! training sites and measure on the held-out ones (per area bucket, per `[domain]` of the sites
+//! list, per site) → refit on all sites for the shipped model.
 
 mod report;
 mod sites;
@@ -22,14 +23,14 @@ use crate::features;
 use crate::fetch::{CrawlOptions, FetchedPage, crawl, group_by_host, read_warc};
 use crate::model::fit::FitError;
 use crate::model::{
-    BucketMetrics, FitOptions, LabelledNode, TemplateModel, TrainingSummary, evaluate_model,
-    fit_model,
+    BucketMetrics, FitOptions, LabelledNode, NodeMetrics, TemplateModel, TrainingSummary,
+    evaluate_model, fit_model, score_nodes,
 };
 use crate::render::{PageSource, RenderError, Renderer};
 use crate::sitelevel::{Method, SiteTemplateDetector, frequency::Frequency, html_files};
 
 pub use report::write_report;
-pub use sites::{SiteSource, read_sites_file};
+pub use sites::{ListedSite, SiteSource, read_sites_file};
 
 /// Why training failed.
 #[derive(Debug, Error)]
@@ -103,6 +104,37 @@ pub struct SiteReport {
     pub render_seconds: f64,
     pub label_seconds: f64,
     pub held_out: bool,
+    /// The `[domain]` heading of the sites list the site is under.
+    pub domain: Option<String>,
+    /// Metrics of the model fitted without the site, on its nodes (held-out sites only).
+    pub held_out_accuracy: Option<f64>,
+    pub held_out_precision: Option<f64>,
+    pub held_out_recall: Option<f64>,
+    pub held_out_auc: Option<f64>,
+}
+
+impl SiteReport {
+    fn set_held_out_metrics(&mut self, metrics: &NodeMetrics) {
+        self.held_out_accuracy = Some(metrics.accuracy);
+        self.held_out_precision = Some(metrics.precision);
+        self.held_out_recall = Some(metrics.recall);
+        self.held_out_auc = Some(metrics.auc);
+    }
+}
+
+/// The sites of one domain of the sites list, and how the model does on its held-out ones.
+#[derive(Debug, Clone, Serialize)]
+pub struct DomainReport {
+    /// The `[domain]` heading; `untagged` for sites under none, `all` for the row of all sites.
+    pub domain: String,
+    pub sites: usize,
+    pub pages: usize,
+    pub classified_nodes: usize,
+    pub held_out_sites: usize,
+    /// Over the held-out sites' nodes pooled (the model fitted without them, threshold 0.5).
+    pub held_out: Option<NodeMetrics>,
+    /// The mean of the held-out sites' own AUCs: every site counts alike.
+    pub mean_site_auc: Option<f64>,
 }
 
 /// What a training run produced.
@@ -113,6 +145,8 @@ pub struct TrainingOutcome {
     pub skipped: Vec<(String, String)>,
     /// Metrics of the model fitted on training sites only, on the held-out sites.
     pub validation: Vec<BucketMetrics>,
+    /// The same per domain of the sites list (in list order), then over all sites.
+    pub domains: Vec<DomainReport>,
     pub fit_seconds: f64,
 }
 
@@ -272,6 +306,7 @@ pub fn label_site(
                     row: page_features.rows[index],
                     area: page_features.area[index],
                     template: marks.is_template(id),
+                    site: 0,
                 });
             }
         }
@@ -289,6 +324,11 @@ pub fn label_site(
             render_seconds,
             label_seconds: started.elapsed().as_secs_f64(),
             held_out: false,
+            domain: None,
+            held_out_accuracy: None,
+            held_out_precision: None,
+            held_out_recall: None,
+            held_out_auc: None,
         },
         nodes,
     })
@@ -298,24 +338,27 @@ pub fn label_site(
 /// the shipped model on all of them.
 pub fn train(
     renderer: &mut Renderer,
-    sites: &[SiteSource],
+    sites: &[ListedSite],
     options: &TrainOptions,
     progress: &mut dyn TrainProgress,
 ) -> Result<TrainingOutcome, TrainError> {
     let mut labelled = Vec::new();
     let mut skipped = Vec::new();
     for entry in sites {
-        let expanded = match site_pages(entry, options) {
+        let expanded = match site_pages(&entry.source, options) {
             Ok(expanded) => expanded,
             Err(error) => {
                 progress.message(&format!("skipping site: {error}"));
-                skipped.push((entry.name(), error.to_string()));
+                skipped.push((entry.source.name(), error.to_string()));
                 continue;
             }
         };
         for site in &expanded {
             match label_site(renderer, site, options, progress) {
-                Ok(site) => labelled.push(site),
+                Ok(mut site) => {
+                    site.summary.domain = entry.domain.clone();
+                    labelled.push(site);
+                }
                 Err(error) => {
                     progress.message(&format!("skipping site: {error}"));
                     skipped.push((site.name.clone(), error.to_string()));
@@ -331,6 +374,9 @@ pub fn train(
     let every = options.holdout_every.max(2);
     for (index, site) in labelled.iter_mut().enumerate() {
         site.summary.held_out = is_held_out(index, every);
+        for node in &mut site.nodes {
+            node.site = index;
+        }
     }
     let started = std::time::Instant::now();
     let gather = |held_out: Option<bool>| -> Vec<LabelledNode> {
@@ -349,8 +395,11 @@ pub fn train(
         nodes: nodes.len(),
         template_share: nodes.iter().filter(|n| n.template).count() as f64
             / nodes.len().max(1) as f64,
+        site_balance: options.fit.site_balance,
         seed: options.seed,
     };
+    // Each held-out site's (P(template), label) pairs under the model fitted without it.
+    let mut held_out_scores: Vec<Option<ScoredNodes>> = vec![None; labelled.len()];
     let validation = if held_out_nodes.is_empty() || training_nodes.is_empty() {
         Vec::new()
     } else {
@@ -359,6 +408,11 @@ pub fn train(
             &options.fit,
             summary(&training_nodes, Vec::new()),
         )?;
+        for (scores, site) in held_out_scores.iter_mut().zip(&labelled) {
+            if site.summary.held_out {
+                *scores = Some(score_nodes(&provisional, &site.nodes));
+            }
+        }
         evaluate_model(&provisional, &held_out_nodes)
     };
     let all_nodes = gather(None);
@@ -367,13 +421,71 @@ pub fn train(
         .map(|site| site.summary.site.clone())
         .collect();
     let model = fit_model(&all_nodes, &options.fit, summary(&all_nodes, site_names))?;
+    let mut site_reports: Vec<SiteReport> = labelled.into_iter().map(|site| site.summary).collect();
+    for (report, scores) in site_reports.iter_mut().zip(&held_out_scores) {
+        if let Some(scores) = scores {
+            report.set_held_out_metrics(&NodeMetrics::of(scores));
+        }
+    }
     Ok(TrainingOutcome {
         model,
-        sites: labelled.into_iter().map(|site| site.summary).collect(),
+        domains: domain_reports(&site_reports, &held_out_scores),
+        sites: site_reports,
         skipped,
         validation,
         fit_seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// (P(template), label) of each of a site's nodes.
+type ScoredNodes = Vec<(f64, bool)>;
+
+/// One report per domain, in the order the sites list names them, then one over all sites.
+fn domain_reports(
+    sites: &[SiteReport],
+    held_out_scores: &[Option<ScoredNodes>],
+) -> Vec<DomainReport> {
+    let domain_of = |site: &SiteReport| site.domain.as_deref().unwrap_or("untagged").to_string();
+    let report = |domain: &str, in_domain: &dyn Fn(&SiteReport) -> bool| {
+        let members: Vec<(&SiteReport, &Option<ScoredNodes>)> = sites
+            .iter()
+            .zip(held_out_scores)
+            .filter(|(site, _)| in_domain(site))
+            .collect();
+        let pooled: Vec<(f64, bool)> = members
+            .iter()
+            .filter_map(|(_, scores)| scores.as_ref())
+            .flatten()
+            .copied()
+            .collect();
+        let site_aucs: Vec<f64> = members
+            .iter()
+            .filter_map(|(site, _)| site.held_out_auc)
+            .filter(|auc| auc.is_finite())
+            .collect();
+        DomainReport {
+            domain: domain.to_string(),
+            sites: members.len(),
+            pages: members.iter().map(|(site, _)| site.pages).sum(),
+            classified_nodes: members.iter().map(|(site, _)| site.classified_nodes).sum(),
+            held_out_sites: members.iter().filter(|(_, s)| s.is_some()).count(),
+            held_out: (!pooled.is_empty()).then(|| NodeMetrics::of(&pooled)),
+            mean_site_auc: (!site_aucs.is_empty())
+                .then(|| site_aucs.iter().sum::<f64>() / site_aucs.len() as f64),
+        }
+    };
+    let mut domains: Vec<String> = Vec::new();
+    for site in sites {
+        if !domains.contains(&domain_of(site)) {
+            domains.push(domain_of(site));
+        }
+    }
+    let mut reports: Vec<DomainReport> = domains
+        .iter()
+        .map(|domain| report(domain, &|site| domain_of(site) == *domain))
+        .collect();
+    reports.push(report("all", &|_| true));
+    reports
 }
 
 /// Sites 1, 1+every, 1+2·every, … (0-based) are held out, so the first site always trains.

@@ -1,5 +1,6 @@
-//! The training report: `sites.csv` (one row per site), `buckets.csv` (held-out metrics per area
-//! bucket) and `summary.md`, a short human-readable account of the run.
+//! The training report: `sites.csv` (one row per site, with its domain and, if held out, its
+//! metrics), `buckets.csv` (held-out metrics per area bucket) and `summary.md`, a short
+//! human-readable account of the run with the held-out metrics per bucket and per domain.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -30,7 +31,7 @@ pub fn write_report(outcome: &TrainingOutcome, directory: &Path) -> Result<(), T
     std::fs::write(directory.join("summary.md"), summary_markdown(outcome)).map_err(failed)
 }
 
-/// The markdown summary: data, held-out metrics per bucket, skipped sites.
+/// The markdown summary: data, held-out metrics per bucket and per domain, sites, skipped sites.
 pub fn summary_markdown(outcome: &TrainingOutcome) -> String {
     let model = &outcome.model;
     let training = &model.training;
@@ -38,13 +39,14 @@ pub fn summary_markdown(outcome: &TrainingOutcome) -> String {
     let _ = writeln!(text, "# Training summary\n");
     let _ = writeln!(
         text,
-        "Labeler `{}` (θ = {}), {} sites, {} pages, {} classified nodes, {:.1}% template; fitting took {:.1} s.\n",
+        "Labeler `{}` (θ = {}), {} sites, {} pages, {} classified nodes, {:.1}% template; site balance `{}`; fitting took {:.1} s.\n",
         training.labeler,
         training.theta,
         outcome.sites.len(),
         training.pages,
         training.nodes,
         100.0 * training.template_share,
+        training.site_balance.name(),
         outcome.fit_seconds
     );
     let held_out: Vec<&str> = outcome
@@ -81,18 +83,45 @@ pub fn summary_markdown(outcome: &TrainingOutcome) -> String {
     }
     let _ = writeln!(
         text,
-        "\n## Sites\n\n| site | pages | classified nodes | template share | render s | held out |\n|---|---|---|---|---|---|"
+        "\n## Per domain\n\nThe same held-out metrics per `[domain]` of the sites list: held-out nodes pooled, and the mean of the held-out sites' own AUCs.\n\n| domain | sites | pages | classified nodes | held-out sites | held-out nodes | template share | accuracy | precision | recall | AUC | mean site AUC |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
+    );
+    for domain in &outcome.domains {
+        let held_out = match &domain.held_out {
+            Some(m) => format!(
+                "{} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3}",
+                m.nodes, m.template_share, m.accuracy, m.precision, m.recall, m.auc
+            ),
+            None => "– | – | – | – | – | –".into(),
+        };
+        let _ = writeln!(
+            text,
+            "| {} | {} | {} | {} | {} | {held_out} | {} |",
+            domain.domain,
+            domain.sites,
+            domain.pages,
+            domain.classified_nodes,
+            domain.held_out_sites,
+            domain
+                .mean_site_auc
+                .map_or("–".into(), |auc| format!("{auc:.3}"))
+        );
+    }
+    let _ = writeln!(
+        text,
+        "\n## Sites\n\n| site | domain | pages | classified nodes | template share | render s | held out: AUC |\n|---|---|---|---|---|---|---|"
     );
     for site in &outcome.sites {
         let _ = writeln!(
             text,
-            "| {} | {} | {} | {:.3} | {:.1} | {} |",
+            "| {} | {} | {} | {} | {:.3} | {:.1} | {} |",
             site.site,
+            site.domain.as_deref().unwrap_or(""),
             site.pages,
             site.classified_nodes,
             site.template_share,
             site.render_seconds,
-            if site.held_out { "yes" } else { "" }
+            site.held_out_auc
+                .map_or(String::new(), |auc| format!("{auc:.3}"))
         );
     }
     if !outcome.skipped.is_empty() {

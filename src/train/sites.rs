@@ -1,6 +1,7 @@
 //! The `sites.txt` list: one site per line — a saved site's directory (relative paths are taken
 //! from the list's own folder), a WARC file, or an `http(s)://` URL to crawl — with `#` comments
-//! and blank lines ignored.
+//! and blank lines ignored. A `[domain]` heading line (`[documentation]`, `[news/portal]`) tags
+//! the sites below it, so the training report can give held-out metrics per kind of site.
 
 use std::path::{Path, PathBuf};
 
@@ -40,17 +41,30 @@ impl SiteSource {
     }
 }
 
+/// One entry of a sites list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListedSite {
+    pub source: SiteSource,
+    /// The `[domain]` heading the site is listed under, if any.
+    pub domain: Option<String>,
+}
+
 /// Reads a sites list.
-pub fn read_sites_file(path: &Path) -> Result<Vec<SiteSource>, TrainError> {
+pub fn read_sites_file(path: &Path) -> Result<Vec<ListedSite>, TrainError> {
     let text = std::fs::read_to_string(path).map_err(|source| TrainError::SitesFile {
         path: path.to_path_buf(),
         cause: source.to_string(),
     })?;
     let base = path.parent().unwrap_or(Path::new("."));
     let mut sites = Vec::new();
+    let mut domain = None;
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(heading) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            domain = Some(heading.trim().to_string()).filter(|name| !name.is_empty());
             continue;
         }
         let site = if line.starts_with("http://") || line.starts_with("https://") {
@@ -76,7 +90,10 @@ pub fn read_sites_file(path: &Path) -> Result<Vec<SiteSource>, TrainError> {
                 });
             }
         };
-        sites.push(site);
+        sites.push(ListedSite {
+            source: site,
+            domain: domain.clone(),
+        });
     }
     if sites.is_empty() {
         return Err(TrainError::SitesFile {
@@ -92,6 +109,32 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_domain_heading_tags_the_sites_below_it() {
+        let directory = tempfile::tempdir().expect("temp dir");
+        let list = directory.path().join("sites.txt");
+        std::fs::write(
+            &list,
+            "https://a.example/\n[documentation]\nhttps://b.example/\n# news\n[news/portal]\nhttps://c.example/\nhttps://d.example/\n",
+        )
+        .expect("write");
+        let domains: Vec<Option<String>> = read_sites_file(&list)
+            .expect("reads")
+            .into_iter()
+            .map(|site| site.domain)
+            .collect();
+        let tag = |name: &str| Some(name.to_string());
+        assert_eq!(
+            domains,
+            [
+                None,
+                tag("documentation"),
+                tag("news/portal"),
+                tag("news/portal")
+            ]
+        );
+    }
+
+    #[test]
     fn a_sites_list_resolves_relative_directories_and_skips_comments() {
         let directory = tempfile::tempdir().expect("temp dir");
         std::fs::create_dir(directory.path().join("docs")).expect("mkdir");
@@ -101,7 +144,11 @@ mod tests {
             "# saved sites\ndocs\n\nhttps://example.org/\narchive.warc.gz\n",
         )
         .expect("write");
-        let sites = read_sites_file(&list).expect("reads");
+        let sites: Vec<SiteSource> = read_sites_file(&list)
+            .expect("reads")
+            .into_iter()
+            .map(|site| site.source)
+            .collect();
         assert_eq!(
             sites,
             [
