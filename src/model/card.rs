@@ -31,13 +31,14 @@ pub fn card_facts(model: &TemplateModel, model_name: &str) -> String {
     let _ = writeln!(
         out,
         "- **Training data:** {} sites, {} pages, {} classified nodes ({:.1}% template), \
-         labelled by `{}` (θ = {}), seed {}.",
+         labelled by `{}` (θ = {}), site balance `{}`, seed {}.",
         training.sites.len(),
         training.pages,
         training.nodes,
         100.0 * training.template_share,
         training.labeler,
         training.theta,
+        training.site_balance.name(),
         training.seed
     );
     let _ = writeln!(
