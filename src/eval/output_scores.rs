@@ -14,6 +14,21 @@ use super::summary::PrecisionRecall;
 /// Pages with at least this many gold words must never come out empty.
 pub const MIN_GOLD_WORDS: usize = 50;
 
+/// Output words aligned as a sequence against the gold words: matched output words are true
+/// positives, unmatched output words false positives, unmatched gold words false negatives.
+pub fn aligned_counts(output_words: &[&str], gold_words: &[String]) -> Counts {
+    let gold: Vec<&str> = gold_words.iter().map(String::as_str).collect();
+    let matched = align_words(output_words, &gold)
+        .iter()
+        .filter(|found| found.is_some())
+        .count() as u64;
+    Counts {
+        tp: matched,
+        fp: output_words.len() as u64 - matched,
+        fn_: gold.len() as u64 - matched,
+    }
+}
+
 /// One output text on one page.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct TextScore {
@@ -27,17 +42,8 @@ impl TextScore {
     pub fn of(output: &str, gold_words: &[String]) -> TextScore {
         let tokens = word_tokens(output);
         let output_words: Vec<&str> = tokens.iter().map(String::as_str).collect();
-        let gold: Vec<&str> = gold_words.iter().map(String::as_str).collect();
-        let matched = align_words(&output_words, &gold)
-            .iter()
-            .filter(|found| found.is_some())
-            .count() as u64;
         TextScore {
-            counts: Counts {
-                tp: matched,
-                fp: output_words.len() as u64 - matched,
-                fn_: gold.len() as u64 - matched,
-            },
+            counts: aligned_counts(&output_words, gold_words),
             words: output_words.len(),
         }
     }

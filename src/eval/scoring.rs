@@ -10,8 +10,8 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::page::NodeId;
 
-use super::align::align_words;
 use super::metrics::{Counts, adjusted_rand_index};
+use super::output_scores::aligned_counts;
 use super::page_text::PageText;
 use super::truth::{GoldBlocks, PageTruth, WordTruth};
 
@@ -146,16 +146,7 @@ fn main_text_counts(text: &PageText, gold_words: &[String], leaf_template: &[boo
         .filter(|word| !leaf_template[word.leaf])
         .map(|word| word.text.as_str())
         .collect();
-    let gold: Vec<&str> = gold_words.iter().map(String::as_str).collect();
-    let matched = align_words(&kept, &gold)
-        .iter()
-        .filter(|found| found.is_some())
-        .count() as u64;
-    Counts {
-        tp: matched,
-        fp: kept.len() as u64 - matched,
-        fn_: gold.len() as u64 - matched,
-    }
+    aligned_counts(&kept, gold_words)
 }
 
 /// Vieira et al. (CIKM 2006) compare the *terms* of the detected template with the terms of the
