@@ -65,9 +65,7 @@ impl Segmentation {
     pub fn of(segmented: &SegmentedPage, dom: &Dom, content_floor: bool) -> Segmentation {
         let (element_score, _) = scores_and_owners(segmented, dom);
         Segmentation {
-            floor: content_floor.then(|| {
-                ContentFloor::of_page(dom, &segmented.templateness, &segmented.text_visible)
-            }),
+            floor: content_floor.then(|| segmented.floor.clone()),
             element_score,
             section: segmented.nodes.iter().map(|node| node.section).collect(),
         }
@@ -359,6 +357,7 @@ mod tests {
             templateness: smoothed.iter().map(|value| value.unwrap_or(0.0)).collect(),
             threshold: 0.5,
             text_visible: vec![true; smoothed.len()],
+            floor: ContentFloor::default(),
             content_text: String::new(),
             template_text_share: 0.0,
             smoothing_cost: 0.0,

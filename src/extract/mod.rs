@@ -13,7 +13,7 @@
 
 mod regions;
 
-use crate::page::{Dom, Element, NodeId};
+use crate::page::{Dom, NodeId};
 use crate::segment::{MIN_CONTENT_WORDS, Paragraph};
 
 pub use regions::{Region, regions};
@@ -80,10 +80,8 @@ pub fn extract(
     title: &str,
 ) -> Extracted {
     let region = regions(dom);
-    let in_link = inside(dom, |tag, element| {
-        tag == "a" && element.attribute("href").is_some()
-    });
-    let in_form = inside(dom, |tag, _| tag == "form");
+    let in_link = dom.within_links();
+    let in_form = dom.within(|element| element.tag == "form");
     let facts: Vec<ParagraphFacts> = paragraphs
         .iter()
         .map(|paragraph| paragraph_facts(paragraph, templateness, &region, &in_link, &in_form))
@@ -208,17 +206,6 @@ fn paragraph_facts(
         region: region[anchor.index()],
         in_form: in_form[anchor.index()],
     }
-}
-
-/// Whether each element is, or is inside, an element `matches` accepts (by tag and element).
-fn inside(dom: &Dom, matches: impl Fn(&str, &Element) -> bool) -> Vec<bool> {
-    let mut inside = vec![false; dom.len()];
-    for id in dom.ids() {
-        let element = dom.element(id);
-        inside[id.index()] = matches(&element.tag, element)
-            || element.parent.is_some_and(|parent| inside[parent.index()]);
-    }
-    inside
 }
 
 /// The element whose subtree holds the most words of paragraphs `is_main` accepts net of all

@@ -137,6 +137,23 @@ impl Dom {
         ancestor <= node && node < self.element(ancestor).subtree_end
     }
 
+    /// Whether each element is, or is inside, an element `matches` accepts (one pass: parents
+    /// come before their children).
+    pub fn within(&self, matches: impl Fn(&Element) -> bool) -> Vec<bool> {
+        let mut within = vec![false; self.len()];
+        for id in self.ids() {
+            let element = self.element(id);
+            within[id.index()] =
+                matches(element) || element.parent.is_some_and(|parent| within[parent.index()]);
+        }
+        within
+    }
+
+    /// Whether each element is, or is inside, a link (`<a href>`).
+    pub fn within_links(&self) -> Vec<bool> {
+        self.within(|element| element.tag == "a" && element.attribute("href").is_some())
+    }
+
     /// The first element with this tag, in document order.
     pub fn first_with_tag(&self, tag: &str) -> Option<NodeId> {
         self.ids().find(|&id| self.element(id).tag == tag)

@@ -6,7 +6,7 @@
 //! paragraph of running text ([`ContentFloor::threshold_for`]). The decision is then relative to the page as well
 //! as absolute; the scores and sections themselves are unchanged.
 
-use super::text::paragraphs;
+use super::text::Paragraph;
 use crate::page::Dom;
 
 /// A page with at least this many words of running text has an article-sized text to keep.
@@ -29,15 +29,10 @@ const SENTENCE_WORDS: usize = 8;
 /// Words of running text of each element's own text: visible words outside links, in
 /// paragraphs of at least [`SENTENCE_WORDS`] words that are mostly not link text. Menus of
 /// short unlinked items ("Our Church", "Meet the Staff") are not running text.
-pub fn running_words(dom: &Dom, text_visible: &[bool]) -> Vec<usize> {
-    let mut in_link = vec![false; dom.len()];
-    for id in dom.ids() {
-        let element = dom.element(id);
-        in_link[id.index()] = (element.tag == "a" && element.attribute("href").is_some())
-            || element.parent.is_some_and(|parent| in_link[parent.index()]);
-    }
+fn running_words(dom: &Dom, paragraphs: &[Paragraph]) -> Vec<usize> {
+    let in_link = dom.within_links();
     let mut running = vec![0; dom.len()];
-    for paragraph in paragraphs(dom, text_visible) {
+    for paragraph in paragraphs {
         let words = |linked: bool| -> usize {
             paragraph
                 .pieces
@@ -70,8 +65,14 @@ pub struct ContentFloor {
 }
 
 impl ContentFloor {
-    /// A page's floor from its DOM, each element's deciding templateness and text visibility.
-    pub fn of_page(dom: &Dom, templateness: &[f64], text_visible: &[bool]) -> ContentFloor {
+    /// A page's floor from its DOM, its visible paragraphs ([`super::paragraphs`]), each
+    /// element's deciding templateness and text visibility.
+    pub fn of_page(
+        dom: &Dom,
+        paragraphs: &[Paragraph],
+        templateness: &[f64],
+        text_visible: &[bool],
+    ) -> ContentFloor {
         let mut visible_words = vec![0; dom.len()];
         for text in &dom.texts {
             if text_visible[text.parent.index()] {
@@ -80,7 +81,7 @@ impl ContentFloor {
         }
         ContentFloor::of(
             templateness,
-            &running_words(dom, text_visible),
+            &running_words(dom, paragraphs),
             &visible_words,
         )
     }

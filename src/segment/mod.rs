@@ -131,6 +131,9 @@ pub struct SegmentedPage {
     pub threshold: f64,
     /// Whether each element's own text is seen by a reader ([`text_visibility`]).
     pub text_visible: Vec<bool>,
+    /// The page's running text by templateness: the threshold it would apply for any
+    /// configured one ([`ContentFloor::threshold_for`]).
+    pub floor: ContentFloor,
     pub content_text: String,
     /// Share of the page's visible text characters that are template.
     pub template_text_share: f64,
@@ -213,7 +216,8 @@ pub fn segment_page(
     let visible_of = |id: NodeId| visible.representative[laid_out.representative[id.index()]];
     let templateness: Vec<f64> = dom.ids().map(|id| smoothed[visible_of(id)]).collect();
     let text_visible = text_visibility(rendered);
-    let floor = ContentFloor::of_page(dom, &templateness, &text_visible);
+    let page_paragraphs = paragraphs(dom, &text_visible);
+    let floor = ContentFloor::of_page(dom, &page_paragraphs, &templateness, &text_visible);
     let threshold = if options.smooth && options.content_floor {
         floor.threshold_for(options.threshold)
     } else {
@@ -259,7 +263,7 @@ pub fn segment_page(
             sections[position].text_chars += count;
         }
     }
-    let content_text = content_text(&paragraphs(dom, &text_visible), &template);
+    let content_text = content_text(&page_paragraphs, &template);
     let segment_done = Instant::now();
     let ms = |from: Instant, to: Instant| (to - from).as_secs_f64() * 1000.0;
     Ok(SegmentedPage {
@@ -268,6 +272,7 @@ pub fn segment_page(
         templateness,
         threshold,
         text_visible,
+        floor,
         content_text,
         template_text_share: template_chars as f64 / total_chars.max(1) as f64,
         smoothing_cost: cost,
