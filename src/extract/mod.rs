@@ -14,7 +14,7 @@
 mod regions;
 
 use crate::page::{Dom, NodeId};
-use crate::segment::{MIN_CONTENT_WORDS, Paragraph};
+use crate::segment::{MIN_CONTENT_WORDS, Paragraph, WordsByTemplateness};
 
 pub use regions::{Region, regions};
 
@@ -148,30 +148,21 @@ pub fn extract(
 /// it template (a 3,000-word report at 0.2505 under a 0.25 threshold, its comments the only
 /// content left). The main container is then chosen among these paragraphs.
 fn main_text_threshold(facts: &[ParagraphFacts], threshold: f64) -> f64 {
-    let mut running: Vec<(f64, usize)> = facts
-        .iter()
-        .filter(|facts| facts.is_running_text())
-        .map(|facts| (facts.templateness, facts.words))
-        .collect();
-    let total: usize = running.iter().map(|(_, words)| words).sum();
-    let needed = MIN_CONTENT_WORDS.max((RUNNING_TEXT_SHARE * total as f64).ceil() as usize);
-    let kept: usize = running
-        .iter()
-        .filter(|(templateness, _)| *templateness < threshold)
-        .map(|(_, words)| words)
-        .sum();
-    if kept >= needed {
+    let running = WordsByTemplateness::new(
+        facts
+            .iter()
+            .filter(|facts| facts.is_running_text())
+            .map(|facts| (facts.templateness, facts.words)),
+    );
+    let needed =
+        MIN_CONTENT_WORDS.max((RUNNING_TEXT_SHARE * running.total() as f64).ceil() as usize);
+    if running.kept_below(threshold) >= needed {
         return threshold;
     }
-    running.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut gathered = 0;
-    for (templateness, words) in running {
-        gathered += words;
-        if gathered >= needed {
-            return threshold.max(templateness.next_up());
-        }
-    }
-    f64::INFINITY
+    // A page with less running text than that: all of it.
+    running
+        .threshold_keeping(needed)
+        .map_or(f64::INFINITY, |lowered| threshold.max(lowered))
 }
 
 fn paragraph_facts(

@@ -54,14 +54,57 @@ fn running_words(dom: &Dom, paragraphs: &[Paragraph]) -> Vec<usize> {
     running
 }
 
-/// Words by the templateness that decides them, to place a page's threshold.
+/// Words sorted by the templateness that decides them: how many a threshold keeps, and the
+/// lowest threshold that keeps a given number. The content floor and the main text's
+/// page-relative cut (`extract`) both place a page's threshold this way.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WordsByTemplateness {
+    /// (templateness, words), by templateness.
+    sorted: Vec<(f64, usize)>,
+    total: usize,
+}
+
+impl WordsByTemplateness {
+    /// From (templateness, words) pairs in any order; pairs without words are dropped.
+    pub fn new(pairs: impl IntoIterator<Item = (f64, usize)>) -> Self {
+        let mut sorted: Vec<(f64, usize)> =
+            pairs.into_iter().filter(|(_, words)| *words > 0).collect();
+        sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+        WordsByTemplateness {
+            total: sorted.iter().map(|(_, words)| words).sum(),
+            sorted,
+        }
+    }
+
+    pub fn total(&self) -> usize {
+        self.total
+    }
+
+    /// Words whose templateness is below `threshold` (content at that threshold).
+    pub fn kept_below(&self, threshold: f64) -> usize {
+        self.sorted
+            .iter()
+            .take_while(|(templateness, _)| *templateness < threshold)
+            .map(|(_, words)| words)
+            .sum()
+    }
+
+    /// The lowest threshold that keeps at least `needed` words (just above the templateness
+    /// where they are reached); `None` when there are fewer words than that.
+    pub fn threshold_keeping(&self, needed: usize) -> Option<f64> {
+        let mut cumulative = 0;
+        self.sorted.iter().find_map(|&(templateness, words)| {
+            cumulative += words;
+            (cumulative >= needed).then(|| templateness.next_up())
+        })
+    }
+}
+
+/// A page's words by templateness, to place its threshold.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ContentFloor {
-    /// (templateness, running words) of every element with running text, by templateness.
-    running_by_templateness: Vec<(f64, usize)>,
-    running_words: usize,
-    /// (templateness, visible words) of every element with visible text.
-    visible_by_templateness: Vec<(f64, usize)>,
+    running: WordsByTemplateness,
+    visible: WordsByTemplateness,
 }
 
 impl ContentFloor {
@@ -89,20 +132,11 @@ impl ContentFloor {
     /// From each element's deciding templateness, running words and visible words.
     pub fn of(templateness: &[f64], running_words: &[usize], visible_words: &[usize]) -> Self {
         let by_templateness = |words: &[usize]| {
-            let mut pairs: Vec<(f64, usize)> = templateness
-                .iter()
-                .zip(words)
-                .filter(|(_, words)| **words > 0)
-                .map(|(&templateness, &words)| (templateness, words))
-                .collect();
-            pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
-            pairs
+            WordsByTemplateness::new(templateness.iter().copied().zip(words.iter().copied()))
         };
-        let running_by_templateness = by_templateness(running_words);
         ContentFloor {
-            running_words: running_by_templateness.iter().map(|(_, words)| words).sum(),
-            running_by_templateness,
-            visible_by_templateness: by_templateness(visible_words),
+            running: by_templateness(running_words),
+            visible: by_templateness(visible_words),
         }
     }
 
@@ -112,29 +146,16 @@ impl ContentFloor {
     /// page with less than [`MIN_CONTENT_WORDS`] of running text, [`NO_CONTENT_BELOW`] visible
     /// words.
     pub fn threshold_for(&self, threshold: f64) -> f64 {
-        let kept: usize = self
-            .visible_by_templateness
-            .iter()
-            .take_while(|(templateness, _)| *templateness < threshold)
-            .map(|(_, words)| words)
-            .sum();
-        if kept >= NO_CONTENT_BELOW {
+        if self.visible.kept_below(threshold) >= NO_CONTENT_BELOW {
             return threshold;
         }
         // Running text when the page has enough of it; else a sentence's worth of any text.
-        let (words_by_templateness, needed) = if self.running_words >= MIN_CONTENT_WORDS {
-            (&self.running_by_templateness, FLOOR_RUNNING_WORDS)
+        let lowered = if self.running.total() >= MIN_CONTENT_WORDS {
+            self.running.threshold_keeping(FLOOR_RUNNING_WORDS)
         } else {
-            (&self.visible_by_templateness, NO_CONTENT_BELOW)
+            self.visible.threshold_keeping(NO_CONTENT_BELOW)
         };
-        let mut cumulative = 0;
-        for &(templateness, words) in words_by_templateness {
-            cumulative += words;
-            if cumulative >= needed {
-                return threshold.max(templateness.next_up());
-            }
-        }
-        threshold
+        lowered.map_or(threshold, |lowered| threshold.max(lowered))
     }
 }
 

@@ -24,7 +24,7 @@ use crate::smooth::{
     smooth_with,
 };
 
-pub use floor::{ContentFloor, MIN_CONTENT_WORDS};
+pub use floor::{ContentFloor, MIN_CONTENT_WORDS, WordsByTemplateness};
 pub use text::{Paragraph, content_text, paragraphs, text_visibility, visible_text_chars};
 
 /// Default templateness threshold: a node whose smoothed score reaches it is template. Chosen
