@@ -173,44 +173,43 @@ impl PageRuns {
         options: &EvalOptions,
     ) -> Result<PageRuns, SegmentError> {
         let dom = &rendered.page.dom;
-        let mut texts = ProductTexts::default();
-        let mut run = |smooth: bool, scale: f64| -> Result<(Segmentation, usize), SegmentError> {
-            let segment = SegmentOptions {
-                smooth,
-                penalty: Penalty {
-                    scale,
-                    ..options.segment.penalty
-                },
-                ..options.segment.clone()
-            };
-            let segmented = segment_page(rendered, model, &segment)?;
-            if smooth && scale == options.segment.penalty.scale {
-                let extracted = extract_main_text(rendered, &segmented);
-                texts = ProductTexts {
-                    content: segmented.content_text.clone(),
-                    main: extracted.main_text,
-                    comments: extracted.comments,
+        // The reported Smooth run is also what the product outputs: its texts are kept.
+        let run =
+            |smooth: bool, scale: f64| -> Result<(Segmentation, SegmentedPage), SegmentError> {
+                let segment = SegmentOptions {
+                    smooth,
+                    penalty: Penalty {
+                        scale,
+                        ..options.segment.penalty
+                    },
+                    ..options.segment.clone()
                 };
-            }
-            let segmentation = if smooth {
-                Segmentation::of(&segmented, dom, options.segment.content_floor)
-            } else {
-                Segmentation::unsmoothed(&segmented, dom)
+                let segmented = segment_page(rendered, model, &segment)?;
+                let segmentation = if smooth {
+                    Segmentation::of(&segmented, dom, options.segment.content_floor)
+                } else {
+                    Segmentation::unsmoothed(&segmented, dom)
+                };
+                Ok((segmentation, segmented))
             };
-            Ok((segmentation, segmented.sections.len()))
-        };
         let scale = options.segment.penalty.scale;
         let (basic, _) = run(false, scale)?;
-        let (smooth, smooth_sections) = run(true, scale)?;
-        let sweep_scales: Vec<f64> = options
-            .sweep
-            .as_ref()
-            .map(|grid| grid.multipliers.iter().map(|m| scale * m).collect())
-            .unwrap_or_default();
-        let sweep = sweep_scales
-            .into_iter()
-            .map(|scale| run(true, scale).map(|(runs, _)| runs))
-            .collect::<Result<_, _>>()?;
+        let (smooth, smoothed) = run(true, scale)?;
+        let extracted = extract_main_text(rendered, &smoothed);
+        let texts = ProductTexts {
+            content: smoothed.content_text,
+            main: extracted.main_text,
+            comments: extracted.comments,
+        };
+        let smooth_sections = smoothed.sections.len();
+        let sweep = match &options.sweep {
+            Some(grid) => grid
+                .multipliers
+                .iter()
+                .map(|multiplier| run(true, scale * multiplier).map(|(runs, _)| runs))
+                .collect::<Result<_, _>>()?,
+            None => Vec::new(),
+        };
         Ok(PageRuns {
             basic,
             smooth,
