@@ -1,5 +1,5 @@
-//! The non-render part of scoring one page — parse, features, classify, smooth, segment — on
-//! real pages rendered once in setup (needs Chromium). Target: ≤ 10 ms median per typical page.
+//! The non-render part of scoring one page — parse, then features, classify, smooth, segment,
+//! extract — on real pages rendered once in setup (needs Chromium). Target: ≤ 10 ms median per typical page.
 //!
 //! Run: `cargo bench --bench score`.
 
@@ -8,9 +8,10 @@ use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pagelevel::model::TemplateModel;
-use pagelevel::page::{Page, ParseLimits};
-use pagelevel::render::{PageSource, RenderOptions, Renderer};
-use pagelevel::segment::{SegmentOptions, segment_page};
+use pagelevel::page::{Page, PageSource, ParseLimits};
+use pagelevel::params::ValidParams;
+use pagelevel::pipeline::score_laid_out;
+use pagelevel::render::{RenderOptions, Renderer};
 
 /// Real pages: a news article, a documentation page, a large forum page, the example page.
 const PAGES: &[(&str, &str)] = &[
@@ -33,7 +34,7 @@ fn scoring(criterion: &mut Criterion) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let model = TemplateModel::builtin().expect("the built-in model loads");
     let mut renderer = Renderer::new(RenderOptions::default()).expect("chromium");
-    let options = SegmentOptions::default();
+    let params = ValidParams::default();
     let mut group = criterion.benchmark_group("non_render");
     for (name, relative) in PAGES {
         let path = root.join(relative);
@@ -50,10 +51,9 @@ fn scoring(criterion: &mut Criterion) {
                 )
             })
         });
-        group.bench_function(
-            format!("{name}/features+classify+smooth+segment"),
-            |bench| bench.iter(|| segment_page(black_box(&rendered), &model, &options)),
-        );
+        group.bench_function(format!("{name}/every stage after layout"), |bench| {
+            bench.iter(|| score_laid_out(black_box(rendered.clone()), &model, &params))
+        });
     }
     group.finish();
 }

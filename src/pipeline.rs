@@ -1,77 +1,200 @@
-//! The product's main job in one place: a page's bytes in, every node scored, smoothed and
-//! segmented, the content separated. [`Scorer`] keeps one browser and one model for many pages.
+//! The product's main job in one place: a page in, every node scored, smoothed and segmented,
+//! the content and main text separated. Each stage is a plain value made by one function:
 //!
-//! Stage order: parse → render (cached) → features → classify → hide small nodes → smooth →
-//! threshold → sections and content text → main text and comments. A failure of one page is that page's error; the
-//! scorer stays usable for the next.
+//! [`PageSource`] → [`Page`] (`Page::parse`) → [`LaidOutPage`] (a [`LayoutSource`]) →
+//! [`PageFeatures`] (`features::extract`) → scores (`TemplateModel::score`) → [`SmoothedPage`]
+//! (`smooth::smooth_page`) → [`SegmentedPage`] (`segment::segment`) → [`Extracted`]
+//! (`extract::extract`).
+//!
+//! [`score_laid_out`] runs every stage after layout; [`Scorer`] adds parsing and a layout
+//! source for many pages. A failure of one page is that page's error; the scorer stays usable.
 
+use std::time::Instant;
+
+use serde::Serialize;
 use thiserror::Error;
 
 use crate::extract::{Extracted, extract};
+use crate::features::{self, PageFeatures};
+use crate::layout::{LaidOutPage, LayoutError, LayoutSource};
 use crate::model::TemplateModel;
-use crate::render::{PageSource, RenderError, RenderOptions, RenderedPage, Renderer};
-use crate::segment::{SegmentError, SegmentOptions, SegmentedPage, paragraphs, segment_page};
+use crate::page::{Page, PageError, PageSource, ParseLimits};
+use crate::params::{ParamsError, ValidParams};
+use crate::segment::{SegmentedPage, paragraphs, segment};
+use crate::smooth::{PageSmoothError, SmoothedPage, smooth_page};
 
 /// Why a page could not be scored.
 #[derive(Debug, Error)]
 pub enum ScoreError {
+    /// The bytes are not a page we accept (empty, binary, beyond the parse limits).
     #[error(transparent)]
-    Render(#[from] RenderError),
+    Page(#[from] PageError),
+    /// The layout source failed on this page.
     #[error(transparent)]
-    Segment(#[from] SegmentError),
+    Layout(#[from] LayoutError),
+    /// The page could not be smoothed (nothing laid out).
+    #[error(transparent)]
+    Smooth(#[from] PageSmoothError),
+    /// Parameters derived for this run are out of range.
+    #[error(transparent)]
+    Params(#[from] ParamsError),
+}
+
+/// Milliseconds spent in each stage of one page.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct StageTimings {
+    /// Decoding and parsing.
+    pub parse_ms: f64,
+    /// Laying out (0 when the layout came from a cache or a snapshot).
+    pub layout_ms: f64,
+    /// Feature extraction.
+    pub features_ms: f64,
+    /// The area-bucket classifier.
+    pub classify_ms: f64,
+    /// Hiding small nodes and the isotonic smoothing.
+    pub smooth_ms: f64,
+    /// Threshold, sections and content text.
+    pub segment_ms: f64,
+    /// Main text and comments.
+    pub extract_ms: f64,
 }
 
 /// A page with its layout, its verdicts and its main text.
 #[derive(Debug, Clone)]
 pub struct ScoredPage {
-    pub rendered: RenderedPage,
+    /// The parsed page and its boxes.
+    pub laid_out: LaidOutPage,
+    /// Verdicts per element, sections, content text.
     pub segmented: SegmentedPage,
+    /// Main text and comments.
     pub extracted: Extracted,
+    /// Where the time went.
+    pub timings: StageTimings,
 }
 
 /// The main text and comments of a segmented page.
-pub fn extract_main_text(rendered: &RenderedPage, segmented: &SegmentedPage) -> Extracted {
-    let dom = &rendered.page.dom;
+pub fn extract_main_text(laid_out: &LaidOutPage, segmented: &SegmentedPage) -> Extracted {
+    let dom = &laid_out.page.dom;
     extract(
         dom,
         &paragraphs(dom, &segmented.text_visible),
         &segmented.templateness,
         segmented.threshold,
-        &rendered.page.title,
+        &laid_out.page.title,
     )
 }
 
-/// Scores pages with one reused browser and one model.
+/// The features, classifier scores and smoothing of a laid-out page: the stages a threshold
+/// does not change, so evaluation can segment them at many thresholds.
+pub fn smooth_laid_out(
+    laid_out: &LaidOutPage,
+    model: &TemplateModel,
+    params: &ValidParams,
+) -> Result<(PageFeatures, SmoothedPage, StageTimings), PageSmoothError> {
+    let started = Instant::now();
+    let page_features = features::extract(laid_out, model.hidden_area);
+    let features_done = Instant::now();
+    let scores = model.score(&page_features);
+    let classify_done = Instant::now();
+    let smoothed = smooth_page(laid_out, &page_features, scores, model, params)?;
+    let timings = StageTimings {
+        parse_ms: laid_out.parse_ms,
+        layout_ms: laid_out.layout_ms,
+        features_ms: ms(started, features_done),
+        classify_ms: ms(features_done, classify_done),
+        smooth_ms: smoothed.smooth_ms,
+        ..StageTimings::default()
+    };
+    Ok((page_features, smoothed, timings))
+}
+
+/// Every stage after layout: features, scores, smoothing, segmentation, main text.
+pub fn score_laid_out(
+    laid_out: LaidOutPage,
+    model: &TemplateModel,
+    params: &ValidParams,
+) -> Result<ScoredPage, ScoreError> {
+    let (_, smoothed, mut timings) = smooth_laid_out(&laid_out, model, params)?;
+    let segment_started = Instant::now();
+    let segmented = segment(&laid_out, &smoothed, params);
+    let extract_started = Instant::now();
+    let extracted = extract_main_text(&laid_out, &segmented);
+    timings.segment_ms = ms(segment_started, extract_started);
+    timings.extract_ms = ms(extract_started, Instant::now());
+    Ok(ScoredPage {
+        laid_out,
+        segmented,
+        extracted,
+        timings,
+    })
+}
+
+fn ms(from: Instant, to: Instant) -> f64 {
+    (to - from).as_secs_f64() * 1000.0
+}
+
+/// Parses a page within `limits` and lays it out with `layout`.
+pub fn lay_out_page(
+    layout: &mut dyn LayoutSource,
+    source: &PageSource,
+    limits: &ParseLimits,
+) -> Result<LaidOutPage, ScoreError> {
+    let parse_started = Instant::now();
+    let page = Page::parse(
+        &source.bytes,
+        source.url.clone(),
+        source.http_charset.as_deref(),
+        limits,
+    )?;
+    let layout_started = Instant::now();
+    let laid_out = layout.lay_out(&page, source)?;
+    let layout_ms = match laid_out.from_cache {
+        true => 0.0,
+        false => ms(layout_started, Instant::now()),
+    };
+    Ok(LaidOutPage {
+        page,
+        layout: laid_out.layout,
+        layout_ms,
+        parse_ms: ms(parse_started, layout_started),
+        screenshot: laid_out.screenshot,
+        from_cache: laid_out.from_cache,
+    })
+}
+
+/// Scores pages with one layout source and one model.
 pub struct Scorer {
-    renderer: Renderer,
+    layout: Box<dyn LayoutSource>,
     model: TemplateModel,
-    options: SegmentOptions,
+    params: ValidParams,
+    limits: ParseLimits,
 }
 
 impl Scorer {
-    /// A scorer; the browser starts with the first page.
+    /// A scorer laying pages out with `layout` (nothing starts until the first page).
     pub fn new(
         model: TemplateModel,
-        render: RenderOptions,
-        options: SegmentOptions,
-    ) -> Result<Scorer, RenderError> {
-        Ok(Scorer {
-            renderer: Renderer::new(render)?,
+        layout: impl LayoutSource + 'static,
+        params: ValidParams,
+    ) -> Scorer {
+        Scorer {
+            layout: Box::new(layout),
             model,
-            options,
-        })
+            params,
+            limits: ParseLimits::default(),
+        }
     }
 
-    /// Renders and scores one page.
+    /// The same scorer refusing pages beyond `limits` instead of the default ones.
+    pub fn with_limits(mut self, limits: ParseLimits) -> Scorer {
+        self.limits = limits;
+        self
+    }
+
+    /// Parses, lays out and scores one page.
     pub fn score(&mut self, source: &PageSource) -> Result<ScoredPage, ScoreError> {
-        let rendered = self.renderer.render(source)?;
-        let segmented = segment_page(&rendered, &self.model, &self.options)?;
-        let extracted = extract_main_text(&rendered, &segmented);
-        Ok(ScoredPage {
-            rendered,
-            segmented,
-            extracted,
-        })
+        let laid_out = lay_out_page(self.layout.as_mut(), source, &self.limits)?;
+        score_laid_out(laid_out, &self.model, &self.params)
     }
 
     /// The model in use.
@@ -79,8 +202,8 @@ impl Scorer {
         &self.model
     }
 
-    /// The renderer, e.g. to check how many requests its gate refused.
-    pub fn renderer(&self) -> &Renderer {
-        &self.renderer
+    /// The parameters in use.
+    pub fn params(&self) -> &ValidParams {
+        &self.params
     }
 }

@@ -68,12 +68,14 @@ fn score_gives_every_node_a_verdict_and_separates_the_free_software_article_from
         "the footer is template"
     );
     for stage in [
-        "render",
+        "layout",
         "parse",
         "features",
         "classify",
         "smooth",
-        "non_render_total",
+        "segment",
+        "extract",
+        "total_without_layout",
     ] {
         assert!(
             page["timings_ms"][stage].as_f64().is_some(),
@@ -202,7 +204,8 @@ fn text_csv_and_jsonl_formats_carry_the_same_verdicts() {
 
 #[test]
 fn the_html_report_shows_the_screenshot_with_sections_outlined_in_a_real_browser() {
-    use pagelevel::render::{PageSource, RenderOptions, Renderer};
+    use pagelevel::page::PageSource;
+    use pagelevel::render::{RenderOptions, Renderer};
     let cache = tempfile::tempdir().expect("temp dir");
     let out = tempfile::tempdir().expect("temp dir");
     let report = out.path().join("report.html");

@@ -7,8 +7,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use pagelevel::layout::LaidOutPage;
 use pagelevel::page::NodeId;
-use pagelevel::render::{PageSource, RenderOptions, RenderedPage, Renderer};
+use pagelevel::page::PageSource;
+use pagelevel::render::{RenderOptions, Renderer};
 
 fn datasets() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets")
@@ -18,7 +20,7 @@ fn renderer(options: RenderOptions) -> Renderer {
     Renderer::new(options).expect("chromium is installed (run the README's test command)")
 }
 
-fn element_with(rendered: &RenderedPage, attribute: &str, value: &str) -> NodeId {
+fn element_with(rendered: &LaidOutPage, attribute: &str, value: &str) -> NodeId {
     let dom = &rendered.page.dom;
     dom.ids()
         .find(|&id| {

@@ -1,13 +1,12 @@
-//! Options several commands share — which Chromium, which layout cache, page limits, the
-//! smoothing weight — and the model every scoring command loads, defined once.
+//! Options several commands share — which Chromium, which layout cache, page limits — and the
+//! model every scoring command loads, defined once.
 
 use std::path::{Path, PathBuf};
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use pagelevel::model::TemplateModel;
 use pagelevel::page::ParseLimits;
 use pagelevel::render::{LayoutCache, RenderOptions};
-use pagelevel::segment::NodeWeight;
 
 /// The browser and its layout cache.
 #[derive(Debug, Args)]
@@ -33,6 +32,15 @@ pub struct BrowserArgs {
 }
 
 impl BrowserArgs {
+    /// The page size limits.
+    pub fn limits(&self) -> ParseLimits {
+        ParseLimits {
+            max_bytes: self.max_bytes,
+            max_elements: self.max_elements,
+            max_depth: self.max_depth,
+        }
+    }
+
     /// Render options with this browser, cache and page limits, the rest at their defaults.
     pub fn render_options(&self) -> RenderOptions {
         RenderOptions {
@@ -44,11 +52,7 @@ impl BrowserArgs {
                         .unwrap_or_else(LayoutCache::default_directory),
                 )
             }),
-            limits: ParseLimits {
-                max_bytes: self.max_bytes,
-                max_elements: self.max_elements,
-                max_depth: self.max_depth,
-            },
+            limits: self.limits(),
             ..RenderOptions::default()
         }
     }
@@ -60,30 +64,4 @@ pub fn load_model(path: Option<&Path>) -> anyhow::Result<TemplateModel> {
         Some(path) => TemplateModel::load(path)?,
         None => TemplateModel::builtin()?,
     })
-}
-
-/// The smoothing weight of a node, as the `--weight` flag spells it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum WeightArg {
-    /// 1 + hidden nodes rolled in: the paper's weight.
-    Count,
-    /// The paper's weight × √(area / mean area): large boxes count more (the default).
-    SqrtArea,
-}
-
-impl From<WeightArg> for NodeWeight {
-    fn from(weight: WeightArg) -> NodeWeight {
-        match weight {
-            WeightArg::Count => NodeWeight::Count,
-            WeightArg::SqrtArea => NodeWeight::SqrtArea,
-        }
-    }
-}
-
-/// Refuses a templateness threshold outside [0, 1].
-pub fn check_threshold(threshold: f64) -> anyhow::Result<()> {
-    if !(0.0..=1.0).contains(&threshold) {
-        anyhow::bail!("--threshold must be between 0 and 1, got {threshold}");
-    }
-    Ok(())
 }

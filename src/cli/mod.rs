@@ -6,6 +6,7 @@ mod model_card;
 mod render;
 mod sample;
 mod score;
+mod scoring;
 mod sitelevel;
 mod smooth;
 mod train;

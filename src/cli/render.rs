@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
-use pagelevel::render::{PageSource, RenderOptions, Renderer};
+use pagelevel::batch::{PageInput, PlacementOptions, expand_inputs, page_source};
+use pagelevel::render::{RenderOptions, Renderer};
 
 use super::Outcome;
 use super::browser::BrowserArgs;
@@ -50,7 +51,18 @@ pub struct RenderArgs {
 }
 
 pub fn run(args: RenderArgs) -> anyhow::Result<Outcome> {
-    let pages = collect_pages(&args.pages)?;
+    let arguments: Vec<String> = args
+        .pages
+        .iter()
+        .map(|path| path.display().to_string())
+        .collect();
+    let pages: Vec<PathBuf> = expand_inputs(&arguments)?
+        .into_iter()
+        .filter_map(|input| match input {
+            PageInput::File(path) => Some(path),
+            _ => None,
+        })
+        .collect();
     if pages.len() > 1 && args.output.is_some() {
         anyhow::bail!(
             "--output takes one page; {} were given (use --out-dir)",
@@ -104,12 +116,12 @@ fn render_one(
     path: &Path,
     args: &RenderArgs,
 ) -> anyhow::Result<Option<f64>> {
-    let mut source = PageSource::from_file(path, args.root.as_deref())
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    source.base_href = args.base_href.clone();
-    if let Some(url) = &args.url {
-        source.url = Some(url.clone());
-    }
+    let placement = PlacementOptions {
+        root: args.root.clone(),
+        base_href: args.base_href.clone(),
+        url: args.url.clone(),
+    };
+    let source = page_source(&PageInput::File(path.to_path_buf()), &placement)?;
     let rendered = renderer
         .render(&source)
         .with_context(|| format!("cannot render {}", path.display()))?;
@@ -132,48 +144,7 @@ fn render_one(
             stdout.write_all(b"\n")?;
         }
     }
-    Ok((!rendered.from_cache).then_some(rendered.render_ms))
-}
-
-/// Expands directories to their HTML files (sorted, so runs are repeatable); files given by
-/// name keep the order they were given in.
-pub fn collect_pages(inputs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
-    let mut pages = Vec::new();
-    for input in inputs {
-        if input.is_dir() {
-            let mut found = Vec::new();
-            let mut stack = vec![input.clone()];
-            while let Some(directory) = stack.pop() {
-                let entries = std::fs::read_dir(&directory)
-                    .with_context(|| format!("cannot list {}", directory.display()))?;
-                for entry in entries.flatten() {
-                    let path = entry.path();
-                    if path.is_dir() {
-                        stack.push(path);
-                    } else if is_html_file(&path) {
-                        found.push(path);
-                    }
-                }
-            }
-            if found.is_empty() {
-                anyhow::bail!(
-                    "{} holds no HTML pages (files ending .html or .htm)",
-                    input.display()
-                );
-            }
-            found.sort();
-            pages.extend(found);
-        } else {
-            pages.push(input.clone());
-        }
-    }
-    Ok(pages)
-}
-
-fn is_html_file(path: &Path) -> bool {
-    path.extension()
-        .and_then(|extension| extension.to_str())
-        .is_some_and(|extension| matches!(extension.to_ascii_lowercase().as_str(), "html" | "htm"))
+    Ok((!rendered.from_cache).then_some(rendered.layout_ms))
 }
 
 fn print_summary(pages: usize, failed: usize, render_times: &mut [f64]) {

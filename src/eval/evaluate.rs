@@ -5,13 +5,15 @@
 //! Thresholds are applied here rather than in the detector: the smoothing does not depend on the
 //! threshold, so one smoothing per penalty serves the whole threshold grid of a sweep.
 
+use crate::features;
+use crate::layout::LaidOutPage;
 use crate::model::TemplateModel;
 use crate::page::{Dom, NodeId, Page};
-use crate::pipeline::extract_main_text;
-use crate::render::RenderedPage;
-use crate::segment::{ContentFloor, SegmentError, SegmentOptions, SegmentedPage, segment_page};
+use crate::params::{ScoringParams, ValidParams};
+use crate::pipeline::{ScoreError, extract_main_text};
+use crate::segment::{ContentFloor, SegmentedPage, segment};
 use crate::sitelevel::{Method, SiteLevelError};
-use crate::smooth::Penalty;
+use crate::smooth::smooth_page;
 
 use super::EvalError;
 use super::datasets::Gold;
@@ -26,9 +28,14 @@ use super::truth::{L3sMapping, comment_words, main_text_words, page_truth};
 pub struct EvalOptions {
     /// Detector settings of the reported Smooth variant; its threshold also serves Basic and
     /// Basic+Merge.
-    pub segment: SegmentOptions,
+    pub params: ValidParams,
     /// Penalty multipliers × thresholds to sweep (Figures 2 and 3); `None` for no sweep.
     pub sweep: Option<SweepGrid>,
+    /// Other extractors' output texts to score as (name, directory), read from
+    /// `directory/<dataset folder>/<page's HTML path within it>.txt`.
+    pub externals: Vec<(String, std::path::PathBuf)>,
+    /// Run the site-level methods on multi-page sets.
+    pub sitelevel: bool,
 }
 
 /// The grid of a sweep.
@@ -168,34 +175,33 @@ pub struct PageEvaluation {
 impl PageRuns {
     /// Runs the detector's variants on a rendered page.
     pub fn of(
-        rendered: &RenderedPage,
+        laid_out: &LaidOutPage,
         model: &TemplateModel,
         options: &EvalOptions,
-    ) -> Result<PageRuns, SegmentError> {
-        let dom = &rendered.page.dom;
+    ) -> Result<PageRuns, ScoreError> {
+        let dom = &laid_out.page.dom;
+        // Features and scores do not depend on the variant: computed once.
+        let page_features = features::extract(laid_out, model.hidden_area);
+        let scores = model.score(&page_features);
         // The reported Smooth run is also what the product outputs: its texts are kept.
-        let run =
-            |smooth: bool, scale: f64| -> Result<(Segmentation, SegmentedPage), SegmentError> {
-                let segment = SegmentOptions {
-                    smooth,
-                    penalty: Penalty {
-                        scale,
-                        ..options.segment.penalty
-                    },
-                    ..options.segment.clone()
-                };
-                let segmented = segment_page(rendered, model, &segment)?;
-                let segmentation = if smooth {
-                    Segmentation::of(&segmented, dom, options.segment.content_floor)
-                } else {
-                    Segmentation::unsmoothed(&segmented, dom)
-                };
-                Ok((segmentation, segmented))
+        let run = |smooth: bool, scale: f64| -> Result<(Segmentation, SegmentedPage), ScoreError> {
+            let mut params: ScoringParams = options.params.clone().into_inner();
+            params.smooth = smooth;
+            params.penalty.scale = scale;
+            let params = params.check()?;
+            let smoothed = smooth_page(laid_out, &page_features, scores.clone(), model, &params)?;
+            let segmented = segment(laid_out, &smoothed, &params);
+            let segmentation = if smooth {
+                Segmentation::of(&segmented, dom, params.content_floor)
+            } else {
+                Segmentation::unsmoothed(&segmented, dom)
             };
-        let scale = options.segment.penalty.scale;
+            Ok((segmentation, segmented))
+        };
+        let scale = options.params.penalty.scale;
         let (basic, _) = run(false, scale)?;
         let (smooth, smoothed) = run(true, scale)?;
-        let extracted = extract_main_text(rendered, &smoothed);
+        let extracted = extract_main_text(laid_out, &smoothed);
         let texts = ProductTexts {
             content: smoothed.content_text,
             main: extracted.main_text,
@@ -226,7 +232,7 @@ impl PageRuns {
         gold: &PageGold,
         options: &EvalOptions,
     ) -> PageEvaluation {
-        let threshold = options.segment.threshold;
+        let threshold = options.params.threshold;
         let score = |verdicts: Verdicts| score_page(text, gold, &verdicts);
         let thresholds = options
             .sweep
@@ -314,7 +320,7 @@ mod tests {
     use super::*;
     use crate::eval::truth::{GoldBlocks, PageTruth, WordTruth};
     use crate::page::ParseLimits;
-    use crate::segment::{NodeVerdict, StageTimings};
+    use crate::segment::NodeVerdict;
 
     /// `<html><head/><body><div nav><a>Home</a> <a>News</a></div><div main><p>Story text</p>
     /// <p>More <b>story</b></p></div></body></html>`: elements 0 html, 1 head, 2 body, 3 nav,
@@ -360,7 +366,6 @@ mod tests {
             content_text: String::new(),
             template_text_share: 0.0,
             smoothing_cost: 0.0,
-            timings: StageTimings::default(),
         }
     }
 
@@ -427,8 +432,10 @@ mod tests {
         let smoothed = NAV_AND_MAIN;
         let run = segmented(&smoothed, &[0, 0, 0, 3, 3, 3, 6, 6, 6, 6]);
         let options = EvalOptions {
-            segment: SegmentOptions::default(),
+            params: ValidParams::default(),
             sweep: None,
+            externals: Vec::new(),
+            sitelevel: false,
         };
         let runs = PageRuns {
             basic: Segmentation::unsmoothed(&run, dom),

@@ -24,6 +24,7 @@ pub mod output_scores;
 pub mod page_text;
 pub mod plot;
 pub mod report;
+pub mod run;
 pub mod scoring;
 pub mod summary;
 pub mod truth;
@@ -45,6 +46,7 @@ pub use merge::{MERGE_DELTAS, merge_verdicts};
 pub use metrics::{Counts, MacroAverage, Scores, adjusted_rand_index};
 pub use output_scores::{MIN_GOLD_WORDS, OutputScores, TextReport, TextScore, TextTotals};
 pub use page_text::{Leaf, PageText, PageWord};
+pub use run::{EvalEvent, Evaluation, evaluate, write_report};
 pub use scoring::{BlockLevel, PageGold, PageScores, Verdicts, score_page, segmentation_ari};
 pub use summary::{
     DatasetReport, FailedPage, Mean, PrecisionRecall, SweepPoint, VariantReport, VariantTotals,

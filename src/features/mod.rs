@@ -13,8 +13,8 @@ pub(crate) mod vocabulary;
 
 use std::collections::HashSet;
 
+use crate::layout::LaidOutPage;
 use crate::page::{Child, Dom, NodeId};
-use crate::render::RenderedPage;
 
 pub use vocabulary::{RoleGroup, roles_of};
 
@@ -164,7 +164,7 @@ impl TextTotals {
 }
 
 /// Computes every element's features; `hidden_area` is the classification threshold in px².
-pub fn extract(rendered: &RenderedPage, hidden_area: f64) -> PageFeatures {
+pub fn extract(rendered: &LaidOutPage, hidden_area: f64) -> PageFeatures {
     let dom = &rendered.page.dom;
     let n = dom.len();
     let has_box: Vec<bool> = dom

@@ -1,15 +1,15 @@
 use super::*;
+use crate::layout::by_hand;
 use crate::page::{Page, ParseLimits};
-use crate::render::by_hand;
 
 /// A page laid out by hand on a 1000 × 2000 document.
-fn rendered(html: &str, boxes: &[(&str, [f64; 4])]) -> RenderedPage {
+fn rendered(html: &str, boxes: &[(&str, [f64; 4])]) -> LaidOutPage {
     let url = url::Url::parse("https://news.example.com/story.html").ok();
     let page = Page::parse(html.as_bytes(), url, None, &ParseLimits::default()).expect("parses");
     by_hand::lay_out(page, boxes, 1000.0, 2000.0)
 }
 
-fn value(features: &PageFeatures, rendered: &RenderedPage, id: &str, feature: Feature) -> f64 {
+fn value(features: &PageFeatures, rendered: &LaidOutPage, id: &str, feature: Feature) -> f64 {
     let dom = &rendered.page.dom;
     let node = dom
         .ids()
@@ -24,7 +24,7 @@ const PAGE: &str = r#"<html><head><title>Storm floods the valley</title></head><
 <p id="tiny">x</p>
 </body></html>"#;
 
-fn page() -> RenderedPage {
+fn page() -> LaidOutPage {
     rendered(
         PAGE,
         &[

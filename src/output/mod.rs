@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::layout::LayoutBox;
 use crate::page::NodeId;
 use crate::pipeline::ScoredPage;
-use crate::render::LayoutBox;
 use crate::segment::Section;
 
 /// Version of the JSON and JSONL output; bump it when a field changes meaning or goes away.
@@ -63,30 +63,29 @@ pub struct PageLine {
     pub sections: Vec<Section>,
 }
 
-/// Per-stage timings: render, parse and the non-render stages.
+/// Per-stage timings, and the total of every stage but layout.
 pub fn timings(scored: &ScoredPage) -> BTreeMap<&'static str, f64> {
-    let stages = &scored.segmented.timings;
-    let mut timings = BTreeMap::new();
-    timings.insert("render", scored.rendered.render_ms);
-    timings.insert("parse", scored.rendered.parse_ms);
-    timings.insert("features", stages.features_ms);
-    timings.insert("classify", stages.classify_ms);
-    timings.insert("smooth", stages.smooth_ms);
-    timings.insert("segment", stages.segment_ms);
+    let stages = &scored.timings;
+    let after_layout = [
+        ("features", stages.features_ms),
+        ("classify", stages.classify_ms),
+        ("smooth", stages.smooth_ms),
+        ("segment", stages.segment_ms),
+        ("extract", stages.extract_ms),
+    ];
+    let mut timings: BTreeMap<&'static str, f64> = after_layout.into_iter().collect();
+    timings.insert("parse", stages.parse_ms);
+    timings.insert("layout", stages.layout_ms);
     timings.insert(
-        "non_render_total",
-        scored.rendered.parse_ms
-            + stages.features_ms
-            + stages.classify_ms
-            + stages.smooth_ms
-            + stages.segment_ms,
+        "total_without_layout",
+        stages.parse_ms + after_layout.iter().map(|(_, ms)| ms).sum::<f64>(),
     );
     timings
 }
 
 /// The full JSON output of a page.
 pub fn page_output(scored: &ScoredPage) -> PageOutput {
-    let dom = &scored.rendered.page.dom;
+    let dom = &scored.laid_out.page.dom;
     let xpaths = dom.xpaths();
     let nodes = dom
         .ids()
@@ -98,7 +97,7 @@ pub fn page_output(scored: &ScoredPage) -> PageOutput {
                 parent: dom.element(id).parent,
                 tag: dom.element(id).tag.clone(),
                 xpath,
-                layout_box: scored.rendered.layout_box(id),
+                layout_box: scored.laid_out.layout_box(id),
                 score: verdict.score,
                 smoothed: verdict.smoothed,
                 template: verdict.template,
@@ -108,8 +107,8 @@ pub fn page_output(scored: &ScoredPage) -> PageOutput {
         .collect();
     PageOutput {
         format_version: OUTPUT_FORMAT_VERSION,
-        url: scored.rendered.page.url.as_ref().map(|url| url.to_string()),
-        title: scored.rendered.page.title.clone(),
+        url: scored.laid_out.page.url.as_ref().map(|url| url.to_string()),
+        title: scored.laid_out.page.title.clone(),
         nodes,
         sections: scored.segmented.sections.clone(),
         threshold: scored.segmented.threshold,
@@ -125,8 +124,8 @@ pub fn page_output(scored: &ScoredPage) -> PageOutput {
 pub fn page_line(scored: &ScoredPage) -> PageLine {
     PageLine {
         format_version: OUTPUT_FORMAT_VERSION,
-        url: scored.rendered.page.url.as_ref().map(|url| url.to_string()),
-        title: scored.rendered.page.title.clone(),
+        url: scored.laid_out.page.url.as_ref().map(|url| url.to_string()),
+        title: scored.laid_out.page.title.clone(),
         threshold: scored.segmented.threshold,
         content_text: scored.segmented.content_text.clone(),
         main_text: scored.extracted.main_text.clone(),
@@ -160,10 +159,10 @@ pub fn write_csv_rows<W: std::io::Write>(
     page_name: &str,
     scored: &ScoredPage,
 ) -> csv::Result<()> {
-    let dom = &scored.rendered.page.dom;
+    let dom = &scored.laid_out.page.dom;
     for (id, xpath) in dom.ids().zip(dom.xpaths()) {
         let verdict = scored.segmented.nodes[id.index()];
-        let layout_box = scored.rendered.layout_box(id);
+        let layout_box = scored.laid_out.layout_box(id);
         writer.serialize(NodeRow {
             page: page_name,
             id: id.0,
@@ -181,4 +180,68 @@ pub fn write_csv_rows<W: std::io::Write>(
         })?;
     }
     Ok(())
+}
+
+/// The formats `pagelevel score` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// Everything about one page: nodes, sections, texts, timings (one JSON object per line).
+    Json,
+    /// One line per page: url, texts, template share, sections.
+    Jsonl,
+    /// One row per node, every page under one header.
+    Csv,
+    /// The content text alone (everything not template).
+    Text,
+    /// The main text alone (the article or main body, without comments).
+    Main,
+}
+
+/// Writes scored pages one after another in one format.
+pub struct OutputWriter<W: std::io::Write> {
+    format: OutputFormat,
+    sink: Sink<W>,
+}
+
+enum Sink<W: std::io::Write> {
+    Plain(W),
+    /// One CSV writer for the whole run, so the header comes once.
+    Csv(csv::Writer<W>),
+}
+
+impl<W: std::io::Write> OutputWriter<W> {
+    /// A writer of `format` into `sink`.
+    pub fn new(format: OutputFormat, sink: W) -> OutputWriter<W> {
+        let sink = match format {
+            OutputFormat::Csv => Sink::Csv(csv::Writer::from_writer(sink)),
+            _ => Sink::Plain(sink),
+        };
+        OutputWriter { format, sink }
+    }
+
+    /// Writes one page; `name` is its path or URL (the `page` column of CSV).
+    pub fn write(&mut self, name: &str, scored: &ScoredPage) -> std::io::Result<()> {
+        let sink = match &mut self.sink {
+            Sink::Csv(writer) => {
+                return write_csv_rows(writer, name, scored).map_err(std::io::Error::other);
+            }
+            Sink::Plain(sink) => sink,
+        };
+        match self.format {
+            OutputFormat::Json => serde_json::to_writer(&mut *sink, &page_output(scored))?,
+            OutputFormat::Jsonl => serde_json::to_writer(&mut *sink, &page_line(scored))?,
+            OutputFormat::Text => sink.write_all(scored.segmented.content_text.as_bytes())?,
+            OutputFormat::Main => sink.write_all(scored.extracted.main_text.as_bytes())?,
+            OutputFormat::Csv => {}
+        }
+        sink.write_all(b"\n")
+    }
+
+    /// Flushes what is buffered.
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        match &mut self.sink {
+            Sink::Plain(sink) => sink.flush(),
+            Sink::Csv(writer) => writer.flush(),
+        }
+    }
 }

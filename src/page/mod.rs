@@ -6,8 +6,10 @@
 
 mod decode;
 mod dom;
+mod files;
 mod serialize;
 mod sink;
+mod source;
 
 use html5ever::tendril::{StrTendril, TendrilSink};
 use html5ever::{ParseOpts, parse_document};
@@ -16,7 +18,9 @@ use url::Url;
 
 pub use decode::{DecodedText, decode};
 pub use dom::{Child, Dom, Element, NodeId, TextNode, collapse_whitespace};
+pub use files::{html_files_under, is_html_file};
 pub use serialize::{SerializeOptions, serialize};
+pub use source::PageSource;
 
 use sink::{ArenaSink, Budget};
 

@@ -13,7 +13,7 @@ use headless_chrome::{Browser, LaunchOptions, Tab};
 use serde::Deserialize;
 
 use super::RenderError;
-use super::snapshot::{Layout, LayoutBox, Viewport};
+use crate::layout::{Layout, LayoutBox, Viewport};
 use crate::page::NodeId;
 
 /// The attribute that carries each element's NodeId into the browser.

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::snapshot::{Layout, SNAPSHOT_FORMAT_VERSION};
+use crate::layout::{Layout, SNAPSHOT_FORMAT_VERSION};
 
 /// A directory of cached layouts, one JSON file per key.
 #[derive(Debug, Clone)]

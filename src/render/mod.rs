@@ -6,26 +6,24 @@
 mod browser;
 mod cache;
 mod gate;
-mod snapshot;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
 use url::Url;
 
-use crate::page::{Page, PageError, ParseLimits, SerializeOptions, serialize};
+use crate::layout::{LaidOut, LaidOutPage, Layout, LayoutError, LayoutSource, VIEWPORT, Viewport};
+use crate::page::{Page, PageError, PageSource, ParseLimits, SerializeOptions, serialize};
 
 pub use browser::{NODE_ID_ATTRIBUTE, find_chromium};
 pub use cache::{LayoutCache, cache_key};
 pub use gate::Gate;
-#[cfg(test)]
-pub(crate) use snapshot::by_hand;
-pub use snapshot::{
-    Layout, LayoutBox, RenderedPage, SCREENSHOT_MAX_HEIGHT, SNAPSHOT_FORMAT_VERSION, Snapshot,
-    SnapshotNode, VIEWPORT, Viewport,
-};
+
+/// Screenshots stop this far down a page: enough to judge a page's template, and a report
+/// stays a few megabytes.
+pub const SCREENSHOT_MAX_HEIGHT: f64 = 6000.0;
 
 use browser::BrowserSession;
 use gate::ServedPage;
@@ -79,82 +77,9 @@ impl Default for RenderOptions {
     }
 }
 
-/// A page to render: its bytes and where it lives.
-#[derive(Debug, Clone)]
-pub struct PageSource {
-    pub bytes: Vec<u8>,
-    /// The page's URL, for resolving its links (not fetched).
-    pub url: Option<Url>,
-    /// HTTP charset, when the page was fetched.
-    pub http_charset: Option<String>,
-    /// Directory served as the page's web root: its files (CSS, images) may load.
-    pub web_root: Option<PathBuf>,
-    /// The page's path under the web root, e.g. `/docs/intro.html`.
-    pub path_in_root: String,
-    /// A `<base href>` to insert (relative to the page's served location) when the page has
-    /// none, e.g. Kreuzer pages' `assets/<host>/<path>/`.
-    pub base_href: Option<String>,
-}
-
-impl PageSource {
-    /// A saved page on disk; `web_root` defaults to the page's directory.
-    pub fn from_file(path: &Path, web_root: Option<&Path>) -> std::io::Result<PageSource> {
-        let bytes = std::fs::read(path)?;
-        let absolute = path.canonicalize()?;
-        let root = match web_root {
-            Some(root) => root.canonicalize()?,
-            None => absolute
-                .parent()
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| PathBuf::from("/")),
-        };
-        let relative = absolute.strip_prefix(&root).unwrap_or(&absolute);
-        let path_in_root = format!(
-            "/{}",
-            relative
-                .components()
-                .map(|part| part.as_os_str().to_string_lossy().into_owned())
-                .collect::<Vec<_>>()
-                .join("/")
-        );
-        Ok(PageSource {
-            bytes,
-            url: Url::from_file_path(&absolute).ok(),
-            http_charset: None,
-            web_root: Some(root),
-            path_in_root,
-            base_href: None,
-        })
-    }
-}
-
 /// True for the error of a browser connection that was already closed before this page.
 fn is_closed_connection(error: &RenderError) -> bool {
     matches!(error, RenderError::Browser(cause) if cause.contains("connection is closed"))
-}
-
-impl PageSource {
-    /// A page known only by its bytes (fetched, or read from a WARC): nothing but the page
-    /// itself is served to the browser, so its subresources stay blocked.
-    pub fn from_bytes(
-        bytes: Vec<u8>,
-        url: Option<Url>,
-        http_charset: Option<String>,
-    ) -> PageSource {
-        let path_in_root = url
-            .as_ref()
-            .map(|url| url.path().to_string())
-            .filter(|path| path.starts_with('/'))
-            .unwrap_or_else(|| "/page.html".to_string());
-        PageSource {
-            bytes,
-            url,
-            http_charset,
-            web_root: None,
-            path_in_root,
-            base_href: None,
-        }
-    }
 }
 
 /// Renders pages with one reused browser.
@@ -186,7 +111,7 @@ impl Renderer {
     }
 
     /// Parses and renders one page (or takes its layout from the cache).
-    pub fn render(&mut self, source: &PageSource) -> Result<RenderedPage, RenderError> {
+    pub fn render(&mut self, source: &PageSource) -> Result<LaidOutPage, RenderError> {
         let parse_started = Instant::now();
         let page = Page::parse(
             &source.bytes,
@@ -195,6 +120,28 @@ impl Renderer {
             &self.options.limits,
         )?;
         let parse_ms = parse_started.elapsed().as_secs_f64() * 1000.0;
+        let started = Instant::now();
+        let laid_out = self.render_parsed(&page, source)?;
+        Ok(LaidOutPage {
+            page,
+            layout: laid_out.layout,
+            layout_ms: if laid_out.from_cache {
+                0.0
+            } else {
+                started.elapsed().as_secs_f64() * 1000.0
+            },
+            parse_ms,
+            screenshot: laid_out.screenshot,
+            from_cache: laid_out.from_cache,
+        })
+    }
+
+    /// Renders a parsed page (or takes its layout from the cache).
+    pub fn render_parsed(
+        &mut self,
+        page: &Page,
+        source: &PageSource,
+    ) -> Result<LaidOut, RenderError> {
         let key = self.cache_key(source, page.encoding);
         // A screenshot needs the page in the browser, so such renders skip the cache.
         let cache = self
@@ -205,27 +152,19 @@ impl Renderer {
         if let Some(layout) = cache.and_then(|cache| cache.load(&key))
             && layout.boxes.len() == page.dom.len()
         {
-            return Ok(RenderedPage {
-                page,
+            return Ok(LaidOut {
                 layout,
-                render_ms: 0.0,
-                parse_ms,
                 screenshot: None,
                 from_cache: true,
             });
         }
-        let started = Instant::now();
-        let (layout, screenshot) = self.lay_out(&page, source)?;
-        let render_ms = started.elapsed().as_secs_f64() * 1000.0;
+        let (layout, screenshot) = self.lay_out_in_browser(page, source)?;
         if let Some(cache) = &self.options.cache {
             // A cache that cannot be written only costs a re-render later.
             let _ = cache.store(&key, &layout);
         }
-        Ok(RenderedPage {
-            page,
+        Ok(LaidOut {
             layout,
-            render_ms,
-            parse_ms,
             screenshot,
             from_cache: false,
         })
@@ -254,7 +193,7 @@ impl Renderer {
         ])
     }
 
-    fn lay_out(
+    fn lay_out_in_browser(
         &mut self,
         page: &Page,
         source: &PageSource,
@@ -326,5 +265,12 @@ impl Renderer {
         self.session
             .as_ref()
             .ok_or_else(|| RenderError::Launch("the browser did not start".into()))
+    }
+}
+
+impl LayoutSource for Renderer {
+    fn lay_out(&mut self, page: &Page, source: &PageSource) -> Result<LaidOut, LayoutError> {
+        self.render_parsed(page, source)
+            .map_err(|error| LayoutError::Engine(Box::new(error)))
     }
 }

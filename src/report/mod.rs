@@ -39,7 +39,7 @@ fn escape(text: &str) -> String {
 /// Builds the report; `name` is shown as the page's title line.
 pub fn html_report(scored: &ScoredPage, name: &str) -> String {
     let threshold = scored.segmented.threshold;
-    let rendered = &scored.rendered;
+    let rendered = &scored.laid_out;
     let dom = &rendered.page.dom;
     let width = rendered.layout.page_width.max(1.0);
     let shown_height = rendered

@@ -1,11 +1,24 @@
 use super::*;
 use crate::features::{FEATURE_COUNT, Feature};
+use crate::layout::{LayoutBox, by_hand};
 use crate::model::{
     AreaBucket, BucketTraining, MODEL_FORMAT, MODEL_FORMAT_VERSION, Standardization, TemplateModel,
     TrainingSummary,
 };
 use crate::page::{Page, ParseLimits};
-use crate::render::{LayoutBox, by_hand};
+use crate::params::{NodeWeight, ScoringParams};
+use crate::smooth::PageSmoothError;
+
+/// Every stage after layout up to segmentation, as the scorer runs them.
+fn segment_page(
+    laid_out: &LaidOutPage,
+    model: &TemplateModel,
+    params: &ScoringParams,
+) -> Result<SegmentedPage, PageSmoothError> {
+    let params = params.clone().check().expect("valid parameters");
+    let (_, smoothed, _) = crate::pipeline::smooth_laid_out(laid_out, model, &params)?;
+    Ok(segment(laid_out, &smoothed, &params))
+}
 
 /// A one-bucket model: templateness rises with the share of text in anchors.
 fn anchor_model() -> TemplateModel {
@@ -40,7 +53,7 @@ const PAGE: &str = r#"<html><body>
 <div id="gone" style="display:none">hidden text</div>
 </body></html>"#;
 
-fn rendered() -> RenderedPage {
+fn rendered() -> LaidOutPage {
     let page = Page::parse(PAGE.as_bytes(), None, None, &ParseLimits::default()).expect("parses");
     let boxes: &[(&str, [f64; 4])] = &[
         ("html", [0.0, 0.0, 1000.0, 1000.0]),
@@ -58,7 +71,7 @@ fn rendered() -> RenderedPage {
     by_hand::lay_out(page, boxes, 1000.0, 1000.0)
 }
 
-fn node(rendered: &RenderedPage, id: &str) -> usize {
+fn node(rendered: &LaidOutPage, id: &str) -> usize {
     let dom = &rendered.page.dom;
     dom.ids()
         .find(|&n| dom.element(n).attribute("id") == Some(id))
@@ -70,7 +83,7 @@ fn node(rendered: &RenderedPage, id: &str) -> usize {
 fn the_link_list_is_template_and_the_article_is_content() {
     let rendered = rendered();
     let segmented =
-        segment_page(&rendered, &anchor_model(), &SegmentOptions::default()).expect("scores");
+        segment_page(&rendered, &anchor_model(), &ScoringParams::default()).expect("scores");
     assert!(segmented.nodes[node(&rendered, "nav")].template);
     assert!(!segmented.nodes[node(&rendered, "main")].template);
     assert_eq!(
@@ -83,7 +96,7 @@ fn the_link_list_is_template_and_the_article_is_content() {
 fn small_and_unboxed_nodes_are_hidden_but_still_get_a_verdict_and_a_section() {
     let rendered = rendered();
     let segmented =
-        segment_page(&rendered, &anchor_model(), &SegmentOptions::default()).expect("scores");
+        segment_page(&rendered, &anchor_model(), &ScoringParams::default()).expect("scores");
     let small = segmented.nodes[node(&rendered, "small")];
     assert_eq!(small.score, None);
     assert_eq!(small.smoothed, None);
@@ -99,7 +112,7 @@ fn small_and_unboxed_nodes_are_hidden_but_still_get_a_verdict_and_a_section() {
 fn smoothing_never_lets_a_child_fall_below_its_parent_and_sections_partition_the_nodes() {
     let rendered = rendered();
     let segmented =
-        segment_page(&rendered, &anchor_model(), &SegmentOptions::default()).expect("scores");
+        segment_page(&rendered, &anchor_model(), &ScoringParams::default()).expect("scores");
     let dom = &rendered.page.dom;
     for id in dom.ids() {
         let (Some(mine), Some(parent)) =
@@ -127,9 +140,9 @@ fn smoothing_never_lets_a_child_fall_below_its_parent_and_sections_partition_the
 #[test]
 fn basic_thresholds_the_raw_scores() {
     let rendered = rendered();
-    let options = SegmentOptions {
+    let options = ScoringParams {
         smooth: false,
-        ..SegmentOptions::default()
+        ..ScoringParams::default()
     };
     let segmented = segment_page(&rendered, &anchor_model(), &options).expect("scores");
     let nav = segmented.nodes[node(&rendered, "nav")];
@@ -148,13 +161,13 @@ fn a_page_whose_root_box_is_empty_is_still_scored() {
         height: 0.0,
     });
     let segmented =
-        segment_page(&rendered, &anchor_model(), &SegmentOptions::default()).expect("scores");
+        segment_page(&rendered, &anchor_model(), &ScoringParams::default()).expect("scores");
     assert!(segmented.nodes[node(&rendered, "nav")].template);
     assert_eq!(segmented.sections[0].id, NodeId(0));
 }
 
 /// An article block holding one long paragraph and `items` small, half-linked items.
-fn article_with_items(items: usize) -> RenderedPage {
+fn article_with_items(items: usize) -> LaidOutPage {
     let item =
         r#"<div class="item">one two three four five <a href="/x">six seven eight nine</a></div>"#;
     let html = format!(
@@ -197,14 +210,14 @@ fn many_small_uncertain_items_no_longer_outvote_the_large_article_that_holds_the
     let rendered = article_with_items(8);
     let article = node(&rendered, "article");
     // The content floor would keep the article's text whatever the weights; this is about them.
-    let count = SegmentOptions {
+    let count = ScoringParams {
         weight: NodeWeight::Count,
         content_floor: false,
-        ..SegmentOptions::default()
+        ..ScoringParams::default()
     };
     let by_count = segment_page(&rendered, &anchor_model(), &count).expect("scores");
     let by_area =
-        segment_page(&rendered, &anchor_model(), &SegmentOptions::default()).expect("scores");
+        segment_page(&rendered, &anchor_model(), &ScoringParams::default()).expect("scores");
     // Each item scores ≈ 0.39 (4 of 9 words in a link); the article (32 of 222 words in
     // links) ≈ 0.06 and its paragraph ≈ 0.02.
     assert!(

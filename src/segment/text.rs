@@ -3,8 +3,8 @@
 //! element or a `<br>` starts one), and the content text — the visible text of non-template
 //! elements, one paragraph per line pair.
 
+use crate::layout::LaidOutPage;
 use crate::page::{Child, Dom, NodeId};
-use crate::render::RenderedPage;
 
 /// Elements that start a new block of text (HTML's block-level and table/list boxes).
 const BLOCK_ELEMENTS: &[&str] = &[
@@ -60,7 +60,7 @@ const NEVER_SHOWN_CONTENT: &[&str] = &["iframe", "object", "embed", "template", 
 /// styling ([`Dom::is_visible_text_parent`]), is not inside [`NEVER_SHOWN_CONTENT`] or an
 /// `aria-hidden="true"` subtree, and its box is not a screen-reader-only sliver (at most 1 px
 /// wide or high) or placed entirely off the page ("Skip to content" links).
-pub fn text_visibility(rendered: &RenderedPage) -> Vec<bool> {
+pub fn text_visibility(rendered: &LaidOutPage) -> Vec<bool> {
     let dom = &rendered.page.dom;
     // Whether an ancestor (or the element itself) hides everything below it.
     let mut hidden_below = vec![false; dom.len()];

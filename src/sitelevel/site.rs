@@ -9,10 +9,7 @@ use std::path::{Path, PathBuf};
 use url::Url;
 
 use super::SiteLevelError;
-use crate::page::{Page, ParseLimits};
-
-/// File name endings taken as HTML pages (compared case-insensitively).
-const HTML_EXTENSIONS: &[&str] = &["html", "htm", "xhtml"];
+use crate::page::{Page, ParseLimits, html_files_under};
 
 /// One parsed page of a saved site.
 #[derive(Debug, Clone)]
@@ -59,31 +56,7 @@ pub fn html_files(dir: &Path) -> Result<Vec<PathBuf>, SiteLevelError> {
             std::io::Error::other("it is not a directory"),
         ));
     }
-    let mut files = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(current) = pending.pop() {
-        let entries = fs::read_dir(&current).map_err(|source| unreadable(&current, source))?;
-        for entry in entries {
-            let path = entry.map_err(|source| unreadable(&current, source))?.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if is_html_file(&path) {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    Ok(files)
-}
-
-fn is_html_file(path: &Path) -> bool {
-    path.extension()
-        .and_then(|extension| extension.to_str())
-        .is_some_and(|extension| {
-            HTML_EXTENSIONS
-                .iter()
-                .any(|html| extension.eq_ignore_ascii_case(html))
-        })
+    html_files_under(dir).map_err(|source| unreadable(dir, source))
 }
 
 /// Reads and parses every HTML page under `dir`. Errors only when the directory cannot be

@@ -26,7 +26,8 @@ use crate::model::{
     BucketMetrics, FitOptions, LabelledNode, NodeMetrics, TemplateModel, TrainingSummary,
     evaluate_model, fit_model, score_nodes,
 };
-use crate::render::{PageSource, RenderError, Renderer};
+use crate::page::PageSource;
+use crate::render::{RenderError, Renderer};
 use crate::sitelevel::{Method, SiteTemplateDetector, frequency::Frequency, html_files};
 
 pub use report::write_report;

@@ -1,0 +1,358 @@
+//! Many pages: what a user names on the command line (files, directories, WARC files, URLs)
+//! expanded into [`PageInput`]s, and [`score_batch`], which scores them on worker threads —
+//! one [`Scorer`] each — and yields results in input order. A page that fails is that page's
+//! error; the batch goes on.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use thiserror::Error;
+use url::Url;
+
+use crate::fetch::{CrawlOptions, FetchError, FetchedPage, fetch_page, read_warc};
+use crate::page::{PageSource, html_files_under};
+use crate::pipeline::{ScoreError, ScoredPage, Scorer};
+
+/// One page to score, as the user named it.
+#[derive(Debug, Clone)]
+pub enum PageInput {
+    /// A saved page.
+    File(PathBuf),
+    /// A page to fetch once (then laid out from the fetched bytes with every other request
+    /// blocked).
+    Url(Url),
+    /// A page already in memory: a WARC record, a line of JSONL input.
+    Fetched(FetchedPage),
+}
+
+impl PageInput {
+    /// The page's name in messages and outputs: its path or URL.
+    pub fn name(&self) -> String {
+        match self {
+            PageInput::File(path) => path.display().to_string(),
+            PageInput::Url(url) => url.to_string(),
+            PageInput::Fetched(page) => page.url.to_string(),
+        }
+    }
+}
+
+/// How every page of a batch is placed, whatever its input.
+#[derive(Debug, Clone, Default)]
+pub struct PlacementOptions {
+    /// Directory served as every saved page's web root (default: the page's own directory).
+    pub root: Option<PathBuf>,
+    /// A `<base href>` inserted where a page has none.
+    pub base_href: Option<String>,
+    /// The URL links resolve against, instead of the page's own.
+    pub url: Option<Url>,
+}
+
+/// Why one page of a batch failed.
+#[derive(Debug, Error)]
+pub enum PageFailure {
+    /// A saved page cannot be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A URL cannot be fetched.
+    #[error("cannot fetch {url}: {source}")]
+    Fetch {
+        /// The URL.
+        url: Url,
+        /// The cause.
+        source: FetchError,
+    },
+    /// The page was read but could not be scored.
+    #[error("cannot score {name}: {source}")]
+    Score {
+        /// The page's path or URL.
+        name: String,
+        /// The cause.
+        source: ScoreError,
+    },
+}
+
+/// Why the command line could not be expanded into pages.
+#[derive(Debug, Error)]
+pub enum InputError {
+    /// An argument starting with http(s):// is not a URL.
+    #[error("{argument} is not a valid URL: {source}")]
+    BadUrl {
+        /// The argument.
+        argument: String,
+        /// The cause.
+        source: url::ParseError,
+    },
+    /// A WARC file cannot be read.
+    #[error(transparent)]
+    Warc(#[from] FetchError),
+    /// A WARC file holds no HTML response.
+    #[error("{} holds no HTML responses", path.display())]
+    EmptyWarc {
+        /// The WARC file.
+        path: PathBuf,
+    },
+    /// A directory cannot be listed.
+    #[error("cannot list {}: {source}", path.display())]
+    Unlistable {
+        /// The directory.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A directory holds no HTML file.
+    #[error("{} holds no HTML pages (files ending .html, .htm or .xhtml)", path.display())]
+    EmptyDirectory {
+        /// The directory.
+        path: PathBuf,
+    },
+}
+
+/// Expands arguments into pages: http(s) URLs, every HTML response of `.warc`/`.warc.gz`
+/// files, every HTML file under directories (sorted), and files as given.
+pub fn expand_inputs(arguments: &[String]) -> Result<Vec<PageInput>, InputError> {
+    let mut inputs = Vec::new();
+    for argument in arguments {
+        if argument.starts_with("http://") || argument.starts_with("https://") {
+            let url = Url::parse(argument).map_err(|source| InputError::BadUrl {
+                argument: argument.clone(),
+                source,
+            })?;
+            inputs.push(PageInput::Url(url));
+            continue;
+        }
+        let path = Path::new(argument);
+        let lower = argument.to_ascii_lowercase();
+        if lower.ends_with(".warc") || lower.ends_with(".warc.gz") {
+            let pages = read_warc(path)?;
+            if pages.is_empty() {
+                return Err(InputError::EmptyWarc {
+                    path: path.to_path_buf(),
+                });
+            }
+            inputs.extend(
+                pages
+                    .into_iter()
+                    .map(|page| PageInput::Fetched(page.into())),
+            );
+        } else if path.is_dir() {
+            let files = html_files_under(path).map_err(|source| InputError::Unlistable {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            if files.is_empty() {
+                return Err(InputError::EmptyDirectory {
+                    path: path.to_path_buf(),
+                });
+            }
+            inputs.extend(files.into_iter().map(PageInput::File));
+        } else {
+            inputs.push(PageInput::File(path.to_path_buf()));
+        }
+    }
+    Ok(inputs)
+}
+
+/// The page's bytes and place: read, fetched, or taken as they are.
+pub fn page_source(
+    input: &PageInput,
+    placement: &PlacementOptions,
+) -> Result<PageSource, PageFailure> {
+    let mut source =
+        match input {
+            PageInput::File(path) => PageSource::from_file(path, placement.root.as_deref())
+                .map_err(|source| PageFailure::Read {
+                    path: path.clone(),
+                    source,
+                })?,
+            PageInput::Url(url) => {
+                let page = fetch_page(url, &CrawlOptions::default()).map_err(|source| {
+                    PageFailure::Fetch {
+                        url: url.clone(),
+                        source,
+                    }
+                })?;
+                PageSource::from_bytes(page.bytes, Some(page.url), page.charset)
+            }
+            PageInput::Fetched(page) => PageSource::from_bytes(
+                page.bytes.clone(),
+                Some(page.url.clone()),
+                page.charset.clone(),
+            ),
+        };
+    if placement.base_href.is_some() {
+        source.base_href = placement.base_href.clone();
+    }
+    if let Some(url) = &placement.url {
+        source.url = Some(url.clone());
+    }
+    Ok(source)
+}
+
+/// Reads (or fetches) and scores one page.
+pub fn score_input(
+    scorer: &mut Scorer,
+    input: &PageInput,
+    placement: &PlacementOptions,
+) -> Result<ScoredPage, PageFailure> {
+    let source = page_source(input, placement)?;
+    scorer.score(&source).map_err(|source| PageFailure::Score {
+        name: input.name(),
+        source,
+    })
+}
+
+/// One page's result in a batch.
+#[derive(Debug)]
+pub struct PageResult {
+    /// Position of the page in the input.
+    pub index: usize,
+    /// The page's path or URL.
+    pub name: String,
+    /// The scored page, or why it failed.
+    pub result: Result<ScoredPage, PageFailure>,
+}
+
+/// Pages waiting or in work per worker: enough to keep every worker busy while the consumer
+/// writes, few enough that memory stays constant however long the input.
+const IN_FLIGHT_PER_WORKER: usize = 4;
+
+/// Scores `inputs` with one worker thread per scorer; results come in input order, one page at
+/// a time, while later pages are scored. Inputs are pulled lazily, so a stream of any length
+/// takes constant memory.
+pub fn score_batch<I>(
+    inputs: I,
+    scorers: Vec<Scorer>,
+    placement: PlacementOptions,
+) -> ScoredPages<I::IntoIter>
+where
+    I: IntoIterator<Item = PageInput>,
+{
+    let workers = scorers.len().max(1);
+    let (work_sender, work_receiver) = sync_channel::<(usize, PageInput)>(workers);
+    let (result_sender, results) = sync_channel::<PageResult>(workers * IN_FLIGHT_PER_WORKER);
+    let work_receiver = Arc::new(Mutex::new(work_receiver));
+    let placement = Arc::new(placement);
+    let threads = scorers
+        .into_iter()
+        .map(|mut scorer| {
+            let (work, results, placement) = (
+                Arc::clone(&work_receiver),
+                result_sender.clone(),
+                Arc::clone(&placement),
+            );
+            std::thread::spawn(move || {
+                loop {
+                    // The lock is held only while taking the next page.
+                    let next = work.lock().map(|receiver| receiver.recv());
+                    let Ok(Ok((index, input))) = next else { break };
+                    let result = score_input(&mut scorer, &input, &placement);
+                    let done = PageResult {
+                        index,
+                        name: input.name(),
+                        result,
+                    };
+                    if results.send(done).is_err() {
+                        break;
+                    }
+                }
+            })
+        })
+        .collect();
+    ScoredPages {
+        inputs: inputs.into_iter(),
+        work: Some(work_sender),
+        results,
+        waiting: BTreeMap::new(),
+        pending: None,
+        sent: 0,
+        next: 0,
+        capacity: workers * IN_FLIGHT_PER_WORKER,
+        threads,
+    }
+}
+
+/// The results of [`score_batch`], in input order.
+pub struct ScoredPages<I: Iterator<Item = PageInput>> {
+    inputs: I,
+    work: Option<SyncSender<(usize, PageInput)>>,
+    results: Receiver<PageResult>,
+    /// Results that finished before their turn.
+    waiting: BTreeMap<usize, PageResult>,
+    /// A page taken from the input that no worker had room for yet.
+    pending: Option<(usize, PageInput)>,
+    sent: usize,
+    next: usize,
+    capacity: usize,
+    threads: Vec<JoinHandle<()>>,
+}
+
+impl<I: Iterator<Item = PageInput>> ScoredPages<I> {
+    /// Hands pages to the workers until `capacity` are in flight, every worker is busy, or
+    /// the input ends; never waits for a worker.
+    fn dispatch(&mut self) {
+        while self.sent - self.next < self.capacity {
+            let Some(work) = &self.work else { return };
+            let Some(page) = self
+                .pending
+                .take()
+                .or_else(|| self.inputs.next().map(|input| (self.sent, input)))
+            else {
+                // No more input: closing the channel lets idle workers end.
+                self.work = None;
+                return;
+            };
+            match work.try_send(page) {
+                Ok(()) => self.sent += 1,
+                Err(TrySendError::Full(page)) => {
+                    self.pending = Some(page);
+                    return;
+                }
+                Err(TrySendError::Disconnected(_)) => {
+                    self.work = None;
+                    return;
+                }
+            }
+        }
+    }
+}
+
+impl<I: Iterator<Item = PageInput>> Iterator for ScoredPages<I> {
+    type Item = PageResult;
+
+    fn next(&mut self) -> Option<PageResult> {
+        self.dispatch();
+        if self.next == self.sent {
+            return None;
+        }
+        while !self.waiting.contains_key(&self.next) {
+            // Wait for a page to finish, then keep the freed worker busy.
+            let result = self.results.recv().ok()?;
+            self.waiting.insert(result.index, result);
+            self.dispatch();
+        }
+        let result = self.waiting.remove(&self.next);
+        self.next += 1;
+        result
+    }
+}
+
+impl<I: Iterator<Item = PageInput>> Drop for ScoredPages<I> {
+    fn drop(&mut self) {
+        self.work = None;
+        // Workers finish their page and see the closed channel; unread results are dropped
+        // with the receiver, so no worker blocks on a full result channel.
+        let (_, dead) = sync_channel(0);
+        drop(std::mem::replace(&mut self.results, dead));
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+    }
+}

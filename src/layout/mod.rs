@@ -1,0 +1,209 @@
+//! The layout stage: a box per element of a parsed page. Where boxes come from is a
+//! [`LayoutSource`]: headless Chromium ([`crate::render::Renderer`]), a snapshot saved by
+//! `pagelevel render` ([`SnapshotLayout`]), or boxes a caller supplies ([`SuppliedLayout`]).
+//! Everything after this stage reads only a [`LaidOutPage`], never the source.
+
+mod snapshot;
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::page::{NodeId, Page, PageSource};
+
+pub use snapshot::{SNAPSHOT_FORMAT_VERSION, Snapshot, SnapshotLayout, SnapshotNode};
+
+/// Where a page's boxes come from.
+pub trait LayoutSource: Send {
+    /// Lays out a parsed page; `source` says where the page lives (URL, web root, base href),
+    /// for the stylesheets and images it may load.
+    fn lay_out(&mut self, page: &Page, source: &PageSource) -> Result<LaidOut, LayoutError>;
+}
+
+impl LayoutSource for Box<dyn LayoutSource> {
+    fn lay_out(&mut self, page: &Page, source: &PageSource) -> Result<LaidOut, LayoutError> {
+        (**self).lay_out(page, source)
+    }
+}
+
+/// What a [`LayoutSource`] returns for one page.
+#[derive(Debug, Clone)]
+pub struct LaidOut {
+    /// The boxes, one per element of the page.
+    pub layout: Layout,
+    /// A JPEG screenshot of the page's top, when the source is a browser asked for one.
+    pub screenshot: Option<Vec<u8>>,
+    /// True when the boxes were read from a cache, not computed for this call.
+    pub from_cache: bool,
+}
+
+/// Why a page could not be laid out.
+#[derive(Debug, Error)]
+pub enum LayoutError {
+    /// The engine failed on this page (the browser, or the native engine).
+    #[error(transparent)]
+    Engine(Box<dyn std::error::Error + Send + Sync>),
+    /// A saved snapshot cannot be read, or was made from another page.
+    #[error("snapshot {path}: {cause}")]
+    Snapshot {
+        /// The snapshot file.
+        path: PathBuf,
+        /// What is wrong with it.
+        cause: String,
+    },
+    /// Supplied boxes do not match the page.
+    #[error("the supplied layout has {boxes} boxes for a page of {elements} elements")]
+    WrongSize {
+        /// Boxes supplied.
+        boxes: usize,
+        /// Elements of the parsed page.
+        elements: usize,
+    },
+}
+
+/// Boxes a caller computed, e.g. in its own browser: one [`Layout`] for the next page scored.
+#[derive(Debug, Clone)]
+pub struct SuppliedLayout(pub Layout);
+
+impl LayoutSource for SuppliedLayout {
+    fn lay_out(&mut self, page: &Page, _source: &PageSource) -> Result<LaidOut, LayoutError> {
+        if self.0.boxes.len() != page.dom.len() {
+            return Err(LayoutError::WrongSize {
+                boxes: self.0.boxes.len(),
+                elements: page.dom.len(),
+            });
+        }
+        Ok(LaidOut {
+            layout: self.0.clone(),
+            screenshot: None,
+            from_cache: false,
+        })
+    }
+}
+
+/// Viewport every page is laid out in, as the paper's features assume one fixed screen.
+pub const VIEWPORT: Viewport = Viewport {
+    width: 1280,
+    height: 1024,
+};
+
+/// Width and height in CSS pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Viewport {
+    pub width: u32,
+    pub height: u32,
+}
+
+/// An element's border box in page coordinates (CSS pixels from the top-left of the document).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(into = "[f64; 4]", from = "[f64; 4]")]
+pub struct LayoutBox {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+impl LayoutBox {
+    /// Area in square CSS pixels.
+    pub fn area(&self) -> f64 {
+        self.width.max(0.0) * self.height.max(0.0)
+    }
+}
+
+impl From<LayoutBox> for [f64; 4] {
+    fn from(b: LayoutBox) -> Self {
+        [b.x, b.y, b.width, b.height]
+    }
+}
+
+impl From<[f64; 4]> for LayoutBox {
+    fn from([x, y, width, height]: [f64; 4]) -> Self {
+        LayoutBox {
+            x,
+            y,
+            width,
+            height,
+        }
+    }
+}
+
+/// Layout of one page: a box per element (by [`NodeId`]), `None` where the element has no layout
+/// box (`display: none`, `<head>` content, elements the browser dropped).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Layout {
+    pub boxes: Vec<Option<LayoutBox>>,
+    /// Elements with a box that is not painted (`visibility: hidden | collapse`), sorted: they
+    /// take their place in the layout, but their text is never seen.
+    #[serde(default)]
+    pub unpainted: Vec<NodeId>,
+    /// Size of the whole laid-out document (scroll width and height).
+    pub page_width: f64,
+    pub page_height: f64,
+    pub viewport: Viewport,
+}
+
+/// A page with its layout: the input of feature extraction, whichever [`LayoutSource`] laid it out.
+#[derive(Debug, Clone)]
+pub struct LaidOutPage {
+    pub page: Page,
+    pub layout: Layout,
+    /// Wall time spent laying the page out (0 when it came from the cache).
+    pub layout_ms: f64,
+    /// Wall time spent decoding and parsing the page.
+    pub parse_ms: f64,
+    /// A JPEG screenshot of the page's top, when asked of a browser.
+    pub screenshot: Option<Vec<u8>>,
+    pub from_cache: bool,
+}
+
+impl LaidOutPage {
+    /// The layout box of an element, if it has one.
+    pub fn layout_box(&self, id: NodeId) -> Option<LayoutBox> {
+        self.layout.boxes.get(id.index()).copied().flatten()
+    }
+
+    /// Whether an element with a box is painted (not `visibility: hidden | collapse`).
+    pub fn is_painted(&self, id: NodeId) -> bool {
+        self.layout.unpainted.binary_search(&id).is_err()
+    }
+}
+
+/// Pages laid out by hand, for tests of the stages after rendering.
+#[cfg(test)]
+pub(crate) mod by_hand {
+    use super::{LaidOutPage, Layout, LayoutBox, VIEWPORT};
+    use crate::page::Page;
+
+    /// `page` with a box for every element whose `id` (or, without one, tag) is named in
+    /// `boxes` as `[x, y, width, height]`; the document is `width` × `height`.
+    pub fn lay_out(page: Page, boxes: &[(&str, [f64; 4])], width: f64, height: f64) -> LaidOutPage {
+        let layout_boxes = page
+            .dom
+            .elements
+            .iter()
+            .map(|element| {
+                let key = element.attribute("id").unwrap_or(element.tag.as_str());
+                boxes
+                    .iter()
+                    .find(|(name, _)| *name == key)
+                    .map(|(_, layout_box)| LayoutBox::from(*layout_box))
+            })
+            .collect();
+        LaidOutPage {
+            page,
+            layout: Layout {
+                boxes: layout_boxes,
+                unpainted: Vec::new(),
+                page_width: width,
+                page_height: height,
+                viewport: VIEWPORT,
+            },
+            layout_ms: 0.0,
+            parse_ms: 0.0,
+            screenshot: None,
+            from_cache: false,
+        }
+    }
+}

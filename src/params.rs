@@ -1,0 +1,145 @@
+//! How a page is scored, defined once: [`ScoringParams`] holds every knob with its default and
+//! why; [`ScoringParams::check`] turns it into [`ValidParams`], the only form the stages accept
+//! (the linfa pattern: parameters are checked once, not by every stage that reads them). The
+//! command-line flags take their defaults from here.
+
+use std::ops::Deref;
+
+use thiserror::Error;
+
+use crate::smooth::{Algorithm, Penalty};
+
+/// Default templateness threshold: a node whose smoothed score reaches it is template. Chosen
+/// with `pagelevel eval --sweep-penalty` on kreuzer, cleaneval, cleanportaleval and big9 by the
+/// mean of Smooth's template-text, anchor-text, link and main-text F1 (0.25: 0.845, 0.3: 0.825,
+/// 0.5: 0.706), with dragnet and l3s-gn1 held out (training/reports/eval/README.md). The models
+/// are fitted on balanced classes, so 0.5 is not the natural cut: template nodes are the
+/// minority on real pages.
+pub const DEFAULT_THRESHOLD: f64 = 0.25;
+
+/// How much each visible node's distance from its score counts in the smoothing objective.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum NodeWeight {
+    /// The paper's: 1 + the hidden nodes rolled into the node. Many small, uncertain nodes then
+    /// outvote the large block holding them and can lift a whole article above the threshold.
+    Count,
+    /// The paper's weight × √(area / mean visible area): large, reliably scored boxes count
+    /// more, small ones less. Measured with `pagelevel eval` (t = 0.25, c = 0.01), Smooth's
+    /// template-text F1 went from below Basic to at or above it on every shared set (dragnet
+    /// 0.76 → 0.83, cleaneval 0.55 → 0.58, l3s-gn1 0.77 → 0.80) and Kreuzer's ARI 0.35 → 0.38.
+    #[default]
+    SqrtArea,
+}
+
+/// How a page is scored after layout. Build one (start from `default()`), then
+/// [`check`](ScoringParams::check) it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoringParams {
+    /// Smoothed templateness at or above which a node is template, in [0, 1].
+    pub threshold: f64,
+    /// The section penalty γ of the smoothing (scheme and scale c ≥ 0).
+    pub penalty: Penalty,
+    /// How much each node's score counts in the smoothing.
+    pub weight: NodeWeight,
+    /// False gives the paper's *Basic*: classifier scores thresholded, no smoothing.
+    pub smooth: bool,
+    /// Lower the threshold on a page that would otherwise keep less than
+    /// [`MIN_CONTENT_WORDS`](crate::segment::MIN_CONTENT_WORDS) words of running text
+    /// ([`ContentFloor`](crate::segment::ContentFloor)); smoothed runs only.
+    pub content_floor: bool,
+    /// Which exact smoothing algorithm runs (same optimum; `Paper` is the slow reference).
+    pub algorithm: Algorithm,
+}
+
+impl Default for ScoringParams {
+    fn default() -> Self {
+        ScoringParams {
+            threshold: DEFAULT_THRESHOLD,
+            penalty: Penalty::default(),
+            weight: NodeWeight::default(),
+            smooth: true,
+            content_floor: true,
+            algorithm: Algorithm::Fast,
+        }
+    }
+}
+
+/// Why parameters were refused.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum ParamsError {
+    /// The threshold is not a number in [0, 1].
+    #[error("the threshold must be between 0 and 1, got {0}")]
+    Threshold(f64),
+    /// The penalty scale is negative or not finite.
+    #[error("the penalty scale must be a finite number ≥ 0, got {0}")]
+    PenaltyScale(f64),
+}
+
+impl ScoringParams {
+    /// Checks every value once; the stages then trust them.
+    pub fn check(self) -> Result<ValidParams, ParamsError> {
+        if !(0.0..=1.0).contains(&self.threshold) {
+            return Err(ParamsError::Threshold(self.threshold));
+        }
+        let scale = self.penalty.scale;
+        if !(scale.is_finite() && scale >= 0.0) {
+            return Err(ParamsError::PenaltyScale(scale));
+        }
+        Ok(ValidParams(self))
+    }
+}
+
+/// Checked [`ScoringParams`]: the only form the scoring stages accept.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValidParams(ScoringParams);
+
+impl Default for ValidParams {
+    fn default() -> Self {
+        ValidParams(ScoringParams::default())
+    }
+}
+
+impl Deref for ValidParams {
+    type Target = ScoringParams;
+
+    fn deref(&self) -> &ScoringParams {
+        &self.0
+    }
+}
+
+impl ValidParams {
+    /// The parameters, to change some and check them again.
+    pub fn into_inner(self) -> ScoringParams {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn out_of_range_values_are_refused_with_their_value() {
+        let threshold = ScoringParams {
+            threshold: 1.5,
+            ..ScoringParams::default()
+        };
+        assert_eq!(threshold.check(), Err(ParamsError::Threshold(1.5)));
+        let nan = ScoringParams {
+            threshold: f64::NAN,
+            ..ScoringParams::default()
+        };
+        assert!(nan.check().is_err());
+        let mut negative = ScoringParams::default();
+        negative.penalty.scale = -0.1;
+        assert_eq!(negative.check(), Err(ParamsError::PenaltyScale(-0.1)));
+    }
+
+    #[test]
+    fn the_defaults_are_valid() {
+        assert_eq!(
+            *ScoringParams::default().check().expect("valid"),
+            ScoringParams::default()
+        );
+    }
+}
