@@ -54,28 +54,28 @@ pub struct PlacementOptions {
 #[derive(Debug, Error)]
 pub enum PageFailure {
     /// A saved page cannot be read.
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}: {cause}", path.display())]
     Read {
         /// The file.
         path: PathBuf,
         /// The cause.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// A URL cannot be fetched.
-    #[error("cannot fetch {url}: {source}")]
+    #[error("cannot fetch {url}: {cause}")]
     Fetch {
         /// The URL.
         url: Url,
         /// The cause.
-        source: FetchError,
+        cause: Box<FetchError>,
     },
     /// The page was read but could not be scored.
-    #[error("cannot score {name}: {source}")]
+    #[error("cannot score {name}: {cause}")]
     Score {
         /// The page's path or URL.
         name: String,
         /// The cause.
-        source: ScoreError,
+        cause: ScoreError,
     },
 }
 
@@ -83,12 +83,12 @@ pub enum PageFailure {
 #[derive(Debug, Error)]
 pub enum InputError {
     /// An argument starting with http(s):// is not a URL.
-    #[error("{argument} is not a valid URL: {source}")]
+    #[error("{argument} is not a valid URL: {cause}")]
     BadUrl {
         /// The argument.
         argument: String,
         /// The cause.
-        source: url::ParseError,
+        cause: url::ParseError,
     },
     /// A WARC file cannot be read.
     #[error(transparent)]
@@ -100,12 +100,12 @@ pub enum InputError {
         path: PathBuf,
     },
     /// A directory cannot be listed.
-    #[error("cannot list {}: {source}", path.display())]
+    #[error("cannot list {}: {cause}", path.display())]
     Unlistable {
         /// The directory.
         path: PathBuf,
         /// The cause.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// A directory holds no HTML file.
     #[error("{} holds no HTML pages (files ending .html, .htm or .xhtml)", path.display())]
@@ -121,9 +121,9 @@ pub fn expand_inputs(arguments: &[String]) -> Result<Vec<PageInput>, InputError>
     let mut inputs = Vec::new();
     for argument in arguments {
         if argument.starts_with("http://") || argument.starts_with("https://") {
-            let url = Url::parse(argument).map_err(|source| InputError::BadUrl {
+            let url = Url::parse(argument).map_err(|cause| InputError::BadUrl {
                 argument: argument.clone(),
-                source,
+                cause,
             })?;
             inputs.push(PageInput::Url(url));
             continue;
@@ -143,9 +143,9 @@ pub fn expand_inputs(arguments: &[String]) -> Result<Vec<PageInput>, InputError>
                     .map(|page| PageInput::Fetched(page.into())),
             );
         } else if path.is_dir() {
-            let files = html_files_under(path).map_err(|source| InputError::Unlistable {
+            let files = html_files_under(path).map_err(|cause| InputError::Unlistable {
                 path: path.to_path_buf(),
-                source,
+                cause,
             })?;
             if files.is_empty() {
                 return Err(InputError::EmptyDirectory {
@@ -170,13 +170,13 @@ pub fn page_source(
             PageInput::File(path) => PageSource::from_file(path, placement.root.as_deref())
                 .map_err(|source| PageFailure::Read {
                     path: path.clone(),
-                    source,
+                    cause: source,
                 })?,
             PageInput::Url(url) => {
                 let page = fetch_page(url, &CrawlOptions::default()).map_err(|source| {
                     PageFailure::Fetch {
                         url: url.clone(),
-                        source,
+                        cause: Box::new(source),
                     }
                 })?;
                 PageSource::from_bytes(page.bytes, Some(page.url), page.charset)
@@ -203,9 +203,9 @@ pub fn score_input(
     placement: &PlacementOptions,
 ) -> Result<ScoredPage, PageFailure> {
     let source = page_source(input, placement)?;
-    scorer.score(&source).map_err(|source| PageFailure::Score {
+    scorer.score(&source).map_err(|cause| PageFailure::Score {
         name: input.name(),
-        source,
+        cause,
     })
 }
 

@@ -90,14 +90,8 @@ impl ScoringParams {
 }
 
 /// Checked [`ScoringParams`]: the only form the scoring stages accept.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ValidParams(ScoringParams);
-
-impl Default for ValidParams {
-    fn default() -> Self {
-        ValidParams(ScoringParams::default())
-    }
-}
 
 impl Deref for ValidParams {
     type Target = ScoringParams;

@@ -206,14 +206,14 @@ pub struct OutputWriter<W: std::io::Write> {
 enum Sink<W: std::io::Write> {
     Plain(W),
     /// One CSV writer for the whole run, so the header comes once.
-    Csv(csv::Writer<W>),
+    Csv(Box<csv::Writer<W>>),
 }
 
 impl<W: std::io::Write> OutputWriter<W> {
     /// A writer of `format` into `sink`.
     pub fn new(format: OutputFormat, sink: W) -> OutputWriter<W> {
         let sink = match format {
-            OutputFormat::Csv => Sink::Csv(csv::Writer::from_writer(sink)),
+            OutputFormat::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(sink))),
             _ => Sink::Plain(sink),
         };
         OutputWriter { format, sink }

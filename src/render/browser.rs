@@ -35,8 +35,15 @@ pub fn find_chromium(explicit: Option<&Path>) -> Result<PathBuf, RenderError> {
             )))
         };
     }
-    if let Some(path) = std::env::var_os("PAGELEVEL_CHROMIUM") {
-        return Ok(PathBuf::from(path));
+    if let Some(path) = std::env::var_os("PAGELEVEL_CHROMIUM").map(PathBuf::from) {
+        return if path.is_file() {
+            Ok(path)
+        } else {
+            Err(RenderError::NoChromium(format!(
+                "$PAGELEVEL_CHROMIUM names {}, which does not exist",
+                path.display()
+            )))
+        };
     }
     let on_path = std::env::var_os("PATH")
         .map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())

@@ -1,0 +1,148 @@
+//! Scoring without a browser: from a snapshot saved by `pagelevel render`, and from boxes a
+//! library caller supplies, with no Chromium reachable (PATH empty, `PAGELEVEL_CHROMIUM`
+//! pointing nowhere).
+
+mod common;
+
+use common::{example_page, pagelevel, succeed};
+use pagelevel::prelude::*;
+
+/// Makes `command` unable to find any Chromium.
+fn without_chromium(command: &mut assert_cmd::Command) -> &mut assert_cmd::Command {
+    command
+        .env("PATH", "")
+        .env("PAGELEVEL_CHROMIUM", "/nonexistent/chromium")
+}
+
+#[test]
+fn a_page_scores_from_its_saved_snapshot_as_from_the_browser_with_no_chromium_reachable() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let work = tempfile::tempdir().expect("temp dir");
+    let snapshot = work.path().join("snap.json");
+    succeed(
+        pagelevel(cache.path())
+            .args(["render", "--no-cache", "-o"])
+            .arg(&snapshot)
+            .arg(example_page()),
+    );
+    let browser = succeed(
+        pagelevel(cache.path())
+            .args(["score", "--format", "jsonl"])
+            .arg(example_page()),
+    );
+    let from_snapshot = succeed(
+        without_chromium(&mut pagelevel(cache.path()))
+            .args(["score", "--format", "jsonl", "--snapshot"])
+            .arg(&snapshot)
+            .arg(example_page()),
+    );
+    let line = |bytes: &[u8]| -> serde_json::Value {
+        serde_json::from_slice(bytes).expect("one JSON line")
+    };
+    let (browser, from_snapshot) = (line(&browser.stdout), line(&from_snapshot.stdout));
+    assert!(
+        from_snapshot["main_text"]
+            .as_str()
+            .is_some_and(|text| text.contains("GNU is a Unix-like operating system")),
+        "{from_snapshot}"
+    );
+    for field in ["main_text", "content_text", "sections", "threshold"] {
+        assert_eq!(browser[field], from_snapshot[field], "{field} differs");
+    }
+}
+
+#[test]
+fn a_snapshot_of_another_page_is_refused_naming_the_snapshot() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let work = tempfile::tempdir().expect("temp dir");
+    let other = work.path().join("other.html");
+    std::fs::write(&other, "<html><body><p>Another page</p></body></html>").expect("write");
+    let snapshot = work.path().join("snap.json");
+    succeed(
+        pagelevel(cache.path())
+            .args(["render", "-o"])
+            .arg(&snapshot)
+            .arg(&other),
+    );
+    let output = without_chromium(&mut pagelevel(cache.path()))
+        .args(["score", "--snapshot"])
+        .arg(&snapshot)
+        .arg(example_page())
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("snap.json") && stderr.contains("another page"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn without_a_snapshot_the_missing_browser_is_a_clear_error() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let output = without_chromium(&mut pagelevel(cache.path()))
+        .args(["score", "--no-cache"])
+        .arg(example_page())
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("Chromium not found"), "{stderr}");
+}
+
+/// Runs in a child process with no Chromium reachable (see the test below).
+#[test]
+fn supplied_boxes_score_with_the_library_alone() {
+    if std::env::var_os("PAGELEVEL_NO_BROWSER_CHILD").is_none() {
+        return; // the parent test runs this one in a child without Chromium
+    }
+    let bytes = std::fs::read(example_page()).expect("read the example page");
+    let source = PageSource::from_bytes(bytes, None, None);
+    let page = Page::parse(&source.bytes, None, None, &ParseLimits::default()).expect("parses");
+    // A stacked layout: each element a full-width band below the previous one.
+    let boxes = page
+        .dom
+        .ids()
+        .map(|id| {
+            let depth = f64::from(page.dom.element(id).depth);
+            Some(LayoutBox {
+                x: depth,
+                y: 20.0 * f64::from(id.0),
+                width: 1280.0 - 2.0 * depth,
+                height: 400.0,
+            })
+        })
+        .collect();
+    let layout = Layout {
+        boxes,
+        unpainted: Vec::new(),
+        page_width: 1280.0,
+        page_height: 20.0 * page.dom.len() as f64 + 400.0,
+        viewport: VIEWPORT,
+    };
+    let model = TemplateModel::builtin().expect("model");
+    let mut scorer = Scorer::new(model, SuppliedLayout(layout), ValidParams::default());
+    let scored = scorer.score(&source).expect("scores");
+    assert_eq!(scored.segmented.nodes.len(), page.dom.len());
+    assert!(!scored.segmented.content_text.is_empty());
+    assert!(!scored.extracted.main_text.is_empty());
+}
+
+#[test]
+fn the_library_scores_supplied_boxes_in_a_process_that_cannot_find_chromium() {
+    let me = std::env::current_exe().expect("test binary");
+    let output = std::process::Command::new(me)
+        .args(["--exact", "supplied_boxes_score_with_the_library_alone"])
+        .env("PAGELEVEL_NO_BROWSER_CHILD", "1")
+        .env("PATH", "")
+        .env("PAGELEVEL_CHROMIUM", "/nonexistent/chromium")
+        .output()
+        .expect("the test binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.contains("1 passed"),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
