@@ -5,6 +5,7 @@ mod eval;
 mod model_card;
 mod render;
 mod sample;
+mod schema;
 mod score;
 mod scoring;
 mod sitelevel;
@@ -41,6 +42,8 @@ enum Command {
     Eval(eval::EvalArgs),
     /// Print the numbers of a model's card, generated from the model file.
     ModelCard(model_card::ModelCardArgs),
+    /// Print the JSON Schema of `score`'s JSON or JSONL output.
+    Schema(schema::SchemaArgs),
 }
 
 /// How a command ended when it did not end in an error.
@@ -62,5 +65,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Sample(args) => sample::run(args),
         Command::Eval(args) => eval::run(args),
         Command::ModelCard(args) => model_card::run(args),
+        Command::Schema(args) => schema::run(args),
     }
 }

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::layout::LayoutBox;
@@ -13,28 +14,48 @@ use crate::segment::Section;
 /// Version of the JSON and JSONL output; bump it when a field changes meaning or goes away.
 pub const OUTPUT_FORMAT_VERSION: u32 = 1;
 
-/// One node in the JSON output.
-#[derive(Debug, Serialize)]
+/// One element in the JSON output.
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct NodeOutput {
+    /// The element's index in document order (`<html>` is 0).
+    #[schemars(with = "u32")]
     pub id: NodeId,
+    /// The parent element's id; `null` for `<html>`.
+    #[schemars(with = "Option<u32>")]
     pub parent: Option<NodeId>,
+    /// Lower-case tag name.
     pub tag: String,
+    /// Absolute XPath, e.g. `/html/body/div[2]`.
     pub xpath: String,
+    /// Border box `[x, y, width, height]` in CSS px from the document's top-left; `null`
+    /// without a layout box.
     #[serde(rename = "box")]
+    #[schemars(with = "Option<[f64; 4]>")]
     pub layout_box: Option<LayoutBox>,
+    /// Classifier P(template) in [0, 1]; `null` for elements too small or without a box (they
+    /// take their nearest scored ancestor's verdict).
     pub score: Option<f64>,
+    /// Smoothed templateness in [0, 1]; `null` where `score` is.
     pub smoothed: Option<f64>,
+    /// True when the element is template on this page (smoothed value ≥ `threshold`).
     pub template: bool,
+    /// The id of the root of the section the element belongs to.
+    #[schemars(with = "u32")]
     pub section: NodeId,
 }
 
-/// The JSON output of one page.
-#[derive(Debug, Serialize)]
+/// The JSON output of one page (`--format json`).
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct PageOutput {
+    /// The output format's version: changes when a field changes meaning or goes away.
     pub format_version: u32,
+    /// The page's URL (`file://` for saved pages); `null` when unknown.
     pub url: Option<String>,
+    /// The page's `<title>`, whitespace collapsed.
     pub title: String,
+    /// Every element in document order.
     pub nodes: Vec<NodeOutput>,
+    /// The page's sections in document order.
     pub sections: Vec<Section>,
     /// The threshold applied on this page (lower than the configured one on a page that would
     /// otherwise have no content; see `segment::ContentFloor`).
@@ -45,22 +66,45 @@ pub struct PageOutput {
     pub main_text: String,
     /// User comments, apart from the main text.
     pub comments: String,
+    /// Share of the page's visible text characters that are template, in [0, 1].
     pub template_text_share: f64,
+    /// Milliseconds per stage: parse, layout (0 from a cache or snapshot), features, classify,
+    /// smooth, segment, extract, and total_without_layout.
     pub timings_ms: BTreeMap<&'static str, f64>,
 }
 
-/// One line of the JSONL output (batches): no per-node data.
-#[derive(Debug, Serialize)]
+/// One line of the JSONL output (`--format jsonl`, the default for batches): no per-element
+/// data.
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct PageLine {
+    /// The output format's version: changes when a field changes meaning or goes away.
     pub format_version: u32,
+    /// The page's URL; `null` when unknown.
     pub url: Option<String>,
+    /// The page's `<title>`.
     pub title: String,
+    /// The threshold applied on this page.
     pub threshold: f64,
+    /// All visible text not marked template.
     pub content_text: String,
+    /// The article or main body, headed by its headline, without comments.
     pub main_text: String,
+    /// User comments, apart from the main text.
     pub comments: String,
+    /// Share of the page's visible text characters that are template, in [0, 1].
     pub template_text_share: f64,
+    /// The page's sections in document order.
     pub sections: Vec<Section>,
+}
+
+/// The JSON Schema of `--format json` (`line = false`) or `--format jsonl` output, as the
+/// types above define it.
+pub fn output_schema(line: bool) -> String {
+    let schema = match line {
+        true => schemars::schema_for!(PageLine),
+        false => schemars::schema_for!(PageOutput),
+    };
+    serde_json::to_string_pretty(&schema).unwrap_or_default() + "\n"
 }
 
 /// Per-stage timings, and the total of every stage but layout.
@@ -135,21 +179,34 @@ pub fn page_line(scored: &ScoredPage) -> PageLine {
     }
 }
 
-/// One CSV row per node.
+/// One CSV row per element (`--format csv`); the columns mean what [`NodeOutput`]'s fields do.
 #[derive(Debug, Serialize)]
 pub struct NodeRow<'a> {
+    /// The page's path or URL.
     pub page: &'a str,
+    /// The element's id.
     pub id: u32,
+    /// The parent's id (empty for `<html>`).
     pub parent: Option<u32>,
+    /// Lower-case tag name.
     pub tag: &'a str,
+    /// Absolute XPath.
     pub xpath: String,
+    /// Border box left, CSS px (empty without a box).
     pub x: Option<f64>,
+    /// Border box top, CSS px.
     pub y: Option<f64>,
+    /// Border box width, CSS px.
     pub width: Option<f64>,
+    /// Border box height, CSS px.
     pub height: Option<f64>,
+    /// Classifier P(template).
     pub score: Option<f64>,
+    /// Smoothed templateness.
     pub smoothed: Option<f64>,
+    /// Template on this page.
     pub template: bool,
+    /// The id of the element's section root.
     pub section: u32,
 }
 

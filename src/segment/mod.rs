@@ -29,10 +29,14 @@ pub struct NodeVerdict {
 }
 
 /// A section: a subtree where the smoothed value is constant (minus nested sections).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Section {
+    /// The id of the section's root element.
+    #[schemars(with = "u32")]
     pub id: NodeId,
+    /// The section's smoothed templateness, in [0, 1].
     pub score: f64,
+    /// True when the section is template on this page (`score` ≥ the page's threshold).
     pub template: bool,
     /// Visible characters of text belonging to this section (not to a nested one).
     pub text_chars: usize,

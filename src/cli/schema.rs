@@ -1,0 +1,32 @@
+//! `pagelevel schema`: the JSON Schema of `score`'s JSON or JSONL output, generated from the
+//! output types, so a consumer can validate what it reads.
+
+use std::io::Write;
+
+use clap::{Args, ValueEnum};
+use pagelevel::output::output_schema;
+
+use super::Outcome;
+
+/// Which output the schema describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum SchemaOf {
+    /// `score --format json`: one page with every element.
+    Json,
+    /// `score --format jsonl`: one line per page.
+    Jsonl,
+}
+
+/// Print the JSON Schema of `score`'s output.
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// The output format described.
+    #[arg(long, value_enum, default_value_t = SchemaOf::Json)]
+    format: SchemaOf,
+}
+
+pub fn run(args: SchemaArgs) -> anyhow::Result<Outcome> {
+    let schema = output_schema(args.format == SchemaOf::Jsonl);
+    std::io::stdout().lock().write_all(schema.as_bytes())?;
+    Ok(Outcome::Success)
+}
