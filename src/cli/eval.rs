@@ -8,7 +8,6 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use pagelevel::eval::datasets::SplitChoice;
 use pagelevel::eval::report::markdown_summary;
 use pagelevel::eval::{
@@ -89,14 +88,11 @@ pub fn run(args: EvalArgs) -> anyhow::Result<Outcome> {
     }
     let mut renderer = Renderer::new(args.browser.render_options())?;
     let total: usize = datasets.iter().map(|(_, d)| d.pages.len()).sum();
-    let bar = if args.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(total as u64).with_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} pages ({per_sec}, eta {eta}) {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        )
-    };
+    let bar = super::page_progress(
+        total as u64,
+        "{bar:40} {pos}/{len} pages ({per_sec}, eta {eta}) {msg}",
+        args.quiet,
+    );
     let started = Instant::now();
     let evaluation = evaluate(
         &datasets,

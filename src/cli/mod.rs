@@ -13,6 +13,7 @@ mod smooth;
 mod train;
 
 use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
 
 /// Finds the template (navigation, headers, footers, sidebars, ads, link lists) of a single web
 /// page and separates it from the page's content.
@@ -67,4 +68,14 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::ModelCard(args) => model_card::run(args),
         Command::Schema(args) => schema::run(args),
     }
+}
+
+/// A progress bar of `pages` pages drawn with `template` (indicatif's syntax), or a hidden one.
+pub fn page_progress(pages: u64, template: &str, hidden: bool) -> ProgressBar {
+    if hidden {
+        return ProgressBar::hidden();
+    }
+    let style =
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar());
+    ProgressBar::new(pages).with_style(style)
 }

@@ -2,18 +2,17 @@
 //! content separated, in the chosen output format.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
 use pagelevel::batch::{PlacementOptions, expand_inputs, score_batch};
 use pagelevel::layout::{LayoutSource, SnapshotLayout};
 use pagelevel::output::{OutputFormat, OutputWriter};
 use pagelevel::pipeline::Scorer;
 use pagelevel::render::{RenderOptions, Renderer};
-use pagelevel::report::html_report;
+use pagelevel::report::{batch_report_path, html_report};
 
 use super::Outcome;
 use super::browser::{BrowserArgs, load_model};
@@ -123,14 +122,8 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
         std::fs::create_dir_all(directory)
             .with_context(|| format!("cannot create {}", directory.display()))?;
     }
-    let bar = if args.quiet || single {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(pages.len() as u64).with_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} pages ({per_sec}, eta {eta})")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        )
-    };
+    let template = "{bar:40} {pos}/{len} pages ({per_sec}, eta {eta})";
+    let bar = super::page_progress(pages.len() as u64, template, args.quiet || single);
     let (started, total) = (Instant::now(), pages.len());
     let placement = PlacementOptions {
         root: args.root.clone(),
@@ -153,7 +146,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
         if let Some(report) = &args.report {
             let target = match single {
                 true => report.clone(),
-                false => report_path(report, page.index, &page.name),
+                false => batch_report_path(report, page.index, &page.name),
             };
             std::fs::write(&target, html_report(&scored, &page.name))
                 .with_context(|| format!("cannot write the report {}", target.display()))?;
@@ -187,23 +180,4 @@ fn layout_source(args: &ScoreArgs) -> anyhow::Result<Box<dyn LayoutSource>> {
         ..args.browser.render_options()
     };
     Ok(Box::new(Renderer::new(render)?))
-}
-
-/// `DIR/<number>-<file stem>.html` for a page's report in a batch (numbered: two pages may
-/// share a name).
-fn report_path(directory: &Path, index: usize, name: &str) -> PathBuf {
-    let stem: String = Path::new(name.trim_end_matches('/'))
-        .file_stem()
-        .map(|stem| stem.to_string_lossy().into_owned())
-        .unwrap_or_default()
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    directory.join(format!("{:04}-{stem}.html", index + 1))
 }

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use pagelevel::fetch::CrawlOptions;
 use pagelevel::model::{FitOptions, SiteBalance};
 use pagelevel::render::Renderer;
@@ -124,14 +124,11 @@ pub fn run(args: TrainArgs) -> anyhow::Result<Outcome> {
         },
     };
     let mut renderer = Renderer::new(args.browser.render_options())?;
-    let bar = if args.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(0).with_style(
-            ProgressStyle::with_template("{msg:32} {bar:30} {pos}/{len} pages ({per_sec})")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        )
-    };
+    let bar = super::page_progress(
+        0,
+        "{msg:32} {bar:30} {pos}/{len} pages ({per_sec})",
+        args.quiet,
+    );
     let mut progress = Bars { bar };
     let outcome = train(&mut renderer, &sites, &options, &mut progress)?;
     progress.bar.finish_and_clear();

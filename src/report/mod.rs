@@ -5,6 +5,7 @@
 //! beside it — the picture a person wants before trusting the numbers.
 
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
 use base64::Engine;
 
@@ -206,4 +207,23 @@ td, th {{ padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: left; }}
         main_colour = MAIN_COLOUR,
         comment_colour = COMMENT_COLOUR,
     )
+}
+
+/// `DIR/<number>-<file stem>.html` for a page's report in a batch (numbered: two pages may
+/// share a name).
+pub fn batch_report_path(directory: &Path, index: usize, name: &str) -> PathBuf {
+    let stem: String = Path::new(name.trim_end_matches('/'))
+        .file_stem()
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    directory.join(format!("{:04}-{stem}.html", index + 1))
 }
