@@ -43,6 +43,7 @@ pub struct EvalOptions {
 pub struct SweepGrid {
     /// Factors multiplied into the penalty scale (the paper's x-axis).
     pub multipliers: Vec<f64>,
+    /// Templateness thresholds (0–1) each smoothed run and Basic are cut at.
     pub thresholds: Vec<f64>,
 }
 
@@ -61,6 +62,8 @@ pub struct Segmentation {
     /// The (smoothed) templateness deciding each element: its own, or for elements the
     /// detector hides, that of the nearest ancestor it scored — the value its verdict follows.
     pub element_score: Vec<f64>,
+    /// The section root of each element, indexed by [`NodeId::index`]; for Basic, the element
+    /// that owns its score (every scored element a section of its own).
     pub section: Vec<NodeId>,
     /// The smoothed run's content floor: the threshold it applies on this page for a given
     /// configured one (`None` for Basic, which thresholds the classifier as the paper does).
@@ -139,8 +142,12 @@ fn scores_and_owners(segmented: &SegmentedPage, dom: &Dom) -> (Vec<f64>, Vec<Nod
 /// The detector's runs on one page: Basic, Smooth, and Smooth at every sweep multiplier.
 #[derive(Debug, Clone)]
 pub struct PageRuns {
+    /// The classifier's scores unsmoothed (the paper's Basic).
     pub basic: Segmentation,
+    /// Smoothed with the configured penalty: the reported variant and the product's run.
     pub smooth: Segmentation,
+    /// Smoothed at each [`SweepGrid::multipliers`] factor of the penalty scale, in grid order;
+    /// empty without a sweep.
     pub sweep: Vec<Segmentation>,
     /// Sections of the reported Smooth run.
     pub smooth_sections: usize,
@@ -151,15 +158,20 @@ pub struct PageRuns {
 /// The texts `pagelevel score` outputs for a page.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ProductTexts {
+    /// The text of every content section (`content_text`).
     pub content: String,
+    /// The extracted main text (`main_text`): the article within the content.
     pub main: String,
+    /// The extracted user comments; empty when none were found.
     pub comments: String,
 }
 
 /// One page's scores for every variant.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PageEvaluation {
+    /// Basic at the configured threshold, its sections one per scored element.
     pub basic: PageScores,
+    /// Smooth at the configured threshold and penalty.
     pub smooth: PageScores,
     /// Basic+Merge, one per [`MERGE_DELTAS`].
     pub merge: Vec<PageScores>,
@@ -167,6 +179,7 @@ pub struct PageEvaluation {
     pub sweep_smooth: Vec<PageScores>,
     /// Basic at each sweep threshold.
     pub sweep_basic: Vec<PageScores>,
+    /// Number of sections of the reported Smooth run.
     pub smooth_sections: usize,
     /// The product's output texts against the gold main text.
     pub output: OutputScores,
@@ -292,8 +305,11 @@ pub fn page_gold(text: &PageText, gold: &Gold, l3s: L3sMapping) -> Result<PageGo
 /// A page of a multi-page set, kept for the site-level methods.
 #[derive(Debug, Clone)]
 pub struct SitePageText {
+    /// The parsed page, which the site-level methods read.
     pub page: Page,
+    /// Its words, leaves and links, to score the methods' marks by.
     pub text: PageText,
+    /// Its gold, aligned to those words.
     pub gold: PageGold,
 }
 

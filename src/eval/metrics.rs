@@ -32,8 +32,12 @@ pub struct Counts {
 /// from "not applicable".
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Scores {
+    /// tp / (tp + fp), 0–1; `None` when nothing was detected.
     pub precision: Option<f64>,
+    /// tp / (tp + fn), 0–1; `None` when the gold has no positive word.
     pub recall: Option<f64>,
+    /// 2tp / (2tp + fp + fn), 0–1; `None` only when there is neither a detection nor a gold
+    /// positive.
     pub f1: Option<f64>,
 }
 
@@ -52,6 +56,8 @@ impl Counts {
         counts
     }
 
+    /// Precision, recall and F1 of these counts (the micro average, when they are summed over
+    /// pages).
     pub fn scores(&self) -> Scores {
         let ratio = |numerator: u64, denominator: u64| {
             (denominator > 0).then(|| numerator as f64 / denominator as f64)
@@ -98,6 +104,7 @@ pub struct MacroAverage {
 }
 
 impl MacroAverage {
+    /// Adds one page's precision, recall and F1 to the measures where they are defined.
     pub fn add_page(&mut self, page: Counts) {
         let scores = page.scores();
         for (slot, value) in [scores.precision, scores.recall, scores.f1]
@@ -111,6 +118,7 @@ impl MacroAverage {
         }
     }
 
+    /// The mean of each measure over the pages where it was defined; `None` if it never was.
     pub fn scores(&self) -> Scores {
         let mean =
             |slot: usize| (self.pages[slot] > 0).then(|| self.sums[slot] / self.pages[slot] as f64);

@@ -57,30 +57,61 @@ pub use truth::{GoldBlocks, L3sMapping, PageTruth, WordTruth, main_text_words, p
 /// Why a dataset could not be loaded.
 #[derive(Debug, Error)]
 pub enum EvalError {
+    /// The `FORMAT` part of a dataset spec names no known format.
     #[error(
         "unknown dataset format `{name}`; use one of: l3s-gn1, cleaneval, cleanportaleval, dragnet, big9, kreuzer, native"
     )]
-    UnknownFormat { name: String },
+    UnknownFormat {
+        /// The format name as given.
+        name: String,
+    },
+    /// A dataset spec has no `:` or nothing after it.
     #[error("dataset `{spec}` is not FORMAT:PATH (for example `big9:datasets/labeled/big9`)")]
-    MalformedSpec { spec: String },
+    MalformedSpec {
+        /// The spec as given.
+        spec: String,
+    },
+    /// A dataset file or folder could not be read.
     #[error("cannot read {}: {source}", path.display())]
     Read {
+        /// The file or folder.
         path: PathBuf,
+        /// The I/O error.
         source: std::io::Error,
     },
+    /// The path is not laid out as the format requires (e.g. a Dragnet path with no `HTML/`).
     #[error("{} is not a {format} dataset: expected {expected}", path.display())]
     NotADataset {
+        /// The format the path was loaded as.
         format: DatasetFormat,
+        /// The path checked (the root, or the folder inside it the format requires).
         path: PathBuf,
+        /// What the format expects to find there, e.g. `HTML/ and Corrected/ folders`.
         expected: &'static str,
     },
+    /// The dataset was laid out correctly but held no pages.
     #[error("{format} dataset at {} has no pages", path.display())]
     NoPages {
+        /// The format it was loaded as.
         format: DatasetFormat,
+        /// The dataset's root.
         path: PathBuf,
     },
+    /// A page has no gold file beside it where the format puts one.
     #[error("page {} has no gold file {}", page.display(), gold.display())]
-    MissingGold { page: PathBuf, gold: PathBuf },
+    MissingGold {
+        /// The page's HTML file.
+        page: PathBuf,
+        /// The gold file that should exist.
+        gold: PathBuf,
+    },
+    /// A dataset file (index, manifest, `meta.json`) could not be parsed, or the evaluation's
+    /// own `pages.csv` could not be written.
     #[error("{}: {reason}", path.display())]
-    Malformed { path: PathBuf, reason: String },
+    Malformed {
+        /// The offending file.
+        path: PathBuf,
+        /// What is wrong with it (line number where known).
+        reason: String,
+    },
 }

@@ -32,6 +32,8 @@ pub fn aligned_counts(output_words: &[&str], gold_words: &[String]) -> Counts {
 /// One output text on one page.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct TextScore {
+    /// Output words aligned to gold words (tp), output words not aligned (fp), gold words
+    /// missed (fn); the positive class is content.
     pub counts: Counts,
     /// Words in the output.
     pub words: usize,
@@ -82,6 +84,7 @@ pub struct TextTotals {
 }
 
 impl TextTotals {
+    /// Adds one page's score of the output.
     pub fn add(&mut self, page: &TextScore) {
         self.micro += page.counts;
         self.macro_average.add_page(page.counts);
@@ -89,6 +92,7 @@ impl TextTotals {
         self.pages += 1;
     }
 
+    /// Micro and macro precision/recall/F1 and the count of empty outputs.
     pub fn report(&self) -> TextReport {
         TextReport {
             micro: self.micro.scores().into(),
@@ -102,11 +106,14 @@ impl TextTotals {
 /// One output's scores over a dataset.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct TextReport {
+    /// From the word counts summed over pages.
     pub micro: PrecisionRecall,
+    /// Means of the per-page scores (`macro` in JSON).
     #[serde(rename = "macro")]
     pub macro_average: PrecisionRecall,
     /// Pages with ≥ [`MIN_GOLD_WORDS`] gold words and an empty output.
     pub empty_failures: usize,
+    /// Pages scored.
     pub pages: usize,
 }
 

@@ -38,7 +38,9 @@ pub struct Leaf {
 /// The words, leaves and links of one page.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PageText {
+    /// Every visible word, in document order.
     pub words: Vec<PageWord>,
+    /// Visible text nodes holding at least one word, in document order.
     pub leaves: Vec<Leaf>,
     /// `<a href>` elements with a layout box, in document order.
     pub links: Vec<NodeId>,

@@ -13,13 +13,16 @@ use super::summary::{DatasetReport, VariantReport};
 pub struct Figure {
     /// File name without extension.
     pub name: String,
+    /// The chart as a complete SVG document.
     pub svg: String,
 }
 
 /// A named line of (x, y) points.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Series {
+    /// The line's legend text.
     pub label: String,
+    /// (penalty multiplier, measure) pairs; x is drawn on a log axis.
     pub points: Vec<(f64, f64)>,
 }
 

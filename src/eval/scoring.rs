@@ -51,6 +51,7 @@ impl Verdicts {
 /// A page's gold, aligned to its words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PageGold {
+    /// The gold verdict of each page word, and the gold blocks where the set has them.
     pub truth: PageTruth,
     /// The gold main text's words ([`super::main_text_words`]).
     pub main_text: Vec<String>,
@@ -70,8 +71,11 @@ pub enum BlockLevel {
 /// One page's counts for one variant.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct PageScores {
+    /// Template detection over all words of text (positive class: template).
     pub text: Counts,
+    /// Template detection over the words inside links only.
     pub anchor_text: Counts,
+    /// Template detection over links, each gold template when most of its gold words are.
     pub links: Counts,
     /// Main-text extraction: the positive class is *content* (kept words vs gold main text).
     pub main_text: Counts,

@@ -20,6 +20,7 @@ pub struct Mean {
 }
 
 impl Mean {
+    /// Adds a page's value; `None` (undefined on that page) is skipped.
     pub fn add(&mut self, value: Option<f64>) {
         if let Some(value) = value {
             self.sum += value;
@@ -27,10 +28,12 @@ impl Mean {
         }
     }
 
+    /// The mean, or `None` when no page had a value.
     pub fn value(&self) -> Option<f64> {
         (self.count > 0).then(|| self.sum / self.count as f64)
     }
 
+    /// Number of pages that had a value.
     pub fn count(&self) -> u64 {
         self.count
     }
@@ -39,20 +42,32 @@ impl Mean {
 /// One variant's totals over the pages of a dataset.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct VariantTotals {
+    /// Summed template counts over words of text (micro average).
     pub text: Counts,
+    /// Summed template counts over anchor-text words.
     pub anchor_text: Counts,
+    /// Summed template counts over links.
     pub links: Counts,
+    /// Summed main-text counts (content as the positive class).
     pub main_text: Counts,
+    /// Summed term-level template counts (Vieira et al.).
     pub terms: Counts,
+    /// Per-page text scores, for the macro average.
     pub macro_text: MacroAverage,
+    /// Per-page anchor-text scores, for the macro average.
     pub macro_anchor_text: MacroAverage,
+    /// Per-page link scores, for the macro average.
     pub macro_links: MacroAverage,
+    /// Per-page main-text scores, for the macro average.
     pub macro_main_text: MacroAverage,
+    /// ARI against level-1 blocks, over pages with block gold.
     pub ari: Mean,
+    /// ARI against level-1 and level-2 blocks, over pages with block gold.
     pub ari_level2: Mean,
 }
 
 impl VariantTotals {
+    /// Adds one page's scores.
     pub fn add(&mut self, page: &PageScores) {
         self.text += page.text;
         self.anchor_text += page.anchor_text;
@@ -67,12 +82,14 @@ impl VariantTotals {
         self.ari_level2.add(page.ari_level2);
     }
 
+    /// The totals of `pages`.
     pub fn of<'p>(pages: impl IntoIterator<Item = &'p PageScores>) -> VariantTotals {
         let mut totals = VariantTotals::default();
         pages.into_iter().for_each(|page| totals.add(page));
         totals
     }
 
+    /// The micro and macro scores and mean ARIs of these totals.
     pub fn report(&self) -> VariantReport {
         VariantReport {
             text: self.text.scores().into(),
@@ -96,8 +113,11 @@ impl VariantTotals {
 /// Precision, recall and F1, each `null` when undefined.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct PrecisionRecall {
+    /// Precision, 0–1; `null` when nothing was detected.
     pub precision: Option<f64>,
+    /// Recall, 0–1; `null` when the gold has no positive word.
     pub recall: Option<f64>,
+    /// F1, 0–1; `null` when there is neither a detection nor a gold positive.
     pub f1: Option<f64>,
 }
 
@@ -114,26 +134,36 @@ impl From<Scores> for PrecisionRecall {
 /// Macro averages (mean of per-page scores).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct MacroReport {
+    /// Template detection over words of text.
     pub text: PrecisionRecall,
+    /// Template detection over anchor-text words.
     pub anchor_text: PrecisionRecall,
+    /// Template detection over links.
     pub links: PrecisionRecall,
+    /// Main-text extraction (content as the positive class).
     pub main_text: PrecisionRecall,
 }
 
 /// One variant on one dataset: micro averages of the template class, mean ARI, main text.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct VariantReport {
+    /// Template detection over words of text (the paper's Table 1 "text").
     pub text: PrecisionRecall,
+    /// Template detection over words inside links.
     pub anchor_text: PrecisionRecall,
+    /// Template detection over links.
     pub links: PrecisionRecall,
     /// Mean ARI against level-1 blocks over pages with block gold; `null` without.
     pub ari: Option<f64>,
+    /// Mean ARI against level-1 and level-2 blocks; `null` without block gold.
     pub ari_level2: Option<f64>,
+    /// Pages the mean ARI is over.
     pub ari_pages: u64,
     /// Main-text extraction (content as the positive class).
     pub main_text: PrecisionRecall,
     /// Vieira et al.'s term-level template scores.
     pub terms: PrecisionRecall,
+    /// The same measures as means of per-page scores (`macro` in JSON).
     #[serde(rename = "macro")]
     pub macro_average: MacroReport,
 }
@@ -141,17 +171,22 @@ pub struct VariantReport {
 /// A page that could not be evaluated.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FailedPage {
+    /// The page's name within the dataset.
     pub page: String,
+    /// Why it failed: unreadable HTML, a parse, render or scoring error, or unusable gold.
     pub error: String,
 }
 
 /// One point of a sweep.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct SweepPoint {
+    /// `basic` or `smooth`.
     pub variant: &'static str,
     /// Penalty multiplier (`null` for Basic).
     pub multiplier: Option<f64>,
+    /// Templateness threshold (0–1) of this point.
     pub threshold: f64,
+    /// The variant's scores over the dataset at this point.
     #[serde(flatten)]
     pub scores: VariantReport,
 }
@@ -159,14 +194,18 @@ pub struct SweepPoint {
 /// Everything reported about one dataset.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DatasetReport {
+    /// The dataset's `FORMAT:PATH` spec.
     pub dataset: String,
     /// The gold label mapping when the set has several (L3S-GN1: `standard` or `strict`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mapping: Option<&'static str>,
     /// Pages evaluated.
     pub pages: usize,
+    /// Pages that could not be evaluated, with the reason.
     pub failed: Vec<FailedPage>,
+    /// The templateness threshold (0–1) of the reported variants.
     pub threshold: f64,
+    /// The penalty scale c of the reported Smooth variant.
     pub penalty_scale: f64,
     /// The δ chosen for Basic+Merge.
     pub merge_delta: f64,
@@ -175,6 +214,7 @@ pub struct DatasetReport {
     /// Site-level methods on multi-page sets, by method name.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub sitelevel: BTreeMap<&'static str, VariantReport>,
+    /// Basic over thresholds, then Smooth over multipliers × thresholds; empty without a sweep.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sweep: Vec<SweepPoint>,
     /// Mean number of Smooth sections per page.

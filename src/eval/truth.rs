@@ -28,7 +28,9 @@ use super::datasets::{Gold, L3sClass, kreuzer, read_annotated_html};
 /// The gold label of one page word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum WordTruth {
+    /// The gold calls the word template (boilerplate).
     Template,
+    /// The gold calls the word content.
     NotTemplate,
     /// The gold says nothing about this word; leave it out of the counts.
     Unscored,
@@ -48,12 +50,15 @@ impl WordTruth {
 /// How L3S-GN1 classes map to template (see the module doc).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum L3sMapping {
+    /// Unselected text, `NotContent` and `RelatedContent` are template; the rest is content.
     #[default]
     Standard,
+    /// Only `NotContent` is template; unselected text is unscored.
     Strict,
 }
 
 impl L3sMapping {
+    /// The gold label of a word in a block of class `class` (`None`: not selected).
     pub fn truth(self, class: Option<L3sClass>) -> WordTruth {
         match (self, class) {
             (L3sMapping::Standard, None) => WordTruth::Template,

@@ -23,82 +23,160 @@ pub use vocabulary::{RoleGroup, roles_of};
 pub const DEFAULT_HIDDEN_AREA: f64 = 2000.0;
 
 macro_rules! features {
-    ($($variant:ident = $name:literal),* $(,)?) => {
+    ($($(#[$doc:meta])* $variant:ident = $name:literal),* $(,)?) => {
         /// One feature: its position in a feature row.
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         #[repr(usize)]
-        pub enum Feature { $($variant),* }
+        pub enum Feature { $($(#[$doc])* $variant),* }
         /// Feature names, in row order: stored in model files and checked on load.
         pub const FEATURE_NAMES: &[&str] = &[$($name),*];
     };
 }
 
+// Box features are shares of the rendered page's size (px / px); text features count the
+// element's whole subtree, over text nodes whose parent has a layout box. A word is a
+// whitespace-separated token with a letter or digit.
 features! {
+    /// Page's left edge to the box's left edge, as a share of page width (0–1).
     LeftMargin = "left_margin_distance",
+    /// Box's right edge to the page's right edge, as a share of page width (0–1).
     RightMargin = "right_margin_distance",
+    /// Page top to the box's top, as a share of page height (0–1).
     TopMargin = "top_margin_distance",
+    /// Box's bottom to the page bottom, as a share of page height (0–1).
     BottomMargin = "bottom_margin_distance",
+    /// Box top in viewport heights (screens scrolled before it shows), capped at 10.
     TopInScreens = "top_in_screens",
+    /// Horizontal distance of the box centre from the page centre, in half page widths (0 at
+    /// the centre, 1 at an edge), capped at 2.
     CenterOffsetX = "center_offset_x",
+    /// Vertical distance of the box centre from the page centre, in half page heights, capped
+    /// at 2.
     CenterOffsetY = "center_offset_y",
+    /// ln(1 + box area in px²).
     LogArea = "log_area",
+    /// Box area as a share of the page's area (0–1).
     AreaShare = "area_share",
+    /// Box width as a share of page width (0–1).
     WidthShare = "width_share",
+    /// Box height as a share of page height (0–1).
     HeightShare = "height_share",
+    /// ln((width + 1) / (height + 1)): positive for bars, negative for columns.
     LogAspect = "log_aspect",
+    /// ln(1 + visible words in the subtree).
     LogWords = "log_words",
+    /// Links in the subtree per (words + 1), capped at 5 (one of the paper's strongest).
     LinksPerWord = "links_per_word",
+    /// Share of the subtree's words inside an `<a>` (0–1).
     AnchorTextFraction = "anchor_text_fraction",
+    /// ln(1 + anchor words per link): anchor size; 0 without links.
     LogMeanAnchorWords = "log_mean_anchor_words",
+    /// Share of the subtree's links to the page's own site (host without `www.`; relative
+    /// links on a page of unknown URL count as own), 0–1; 0 without links.
     IntraSiteLinkFraction = "intra_site_link_fraction",
+    /// 1 if the subtree holds a link (`<a href>`/`<area href>` with a box), else 0.
     HasLinks = "has_links",
+    /// Non-whitespace visible characters per byte of the element's serialized HTML, capped
+    /// at 1: markup-heavy widgets score low, prose high.
     VisibleCharsPerHtmlByte = "visible_chars_per_html_byte",
+    /// Share of the subtree's words that occur in the page `<title>` (title stop words and
+    /// one-letter words left out), 0–1.
     TitleOverlap = "title_overlap",
+    /// ln(1 + mean words per text node that has words).
     LogWordsPerTextBlock = "log_words_per_text_block",
+    /// Share of those text nodes that end like a sentence (`.`, `!`, `?`, `:` or a closing
+    /// quote), 0–1.
     SentenceEndFraction = "sentence_end_fraction",
+    /// ln(1 + `<img>` elements with a box in the subtree).
     LogImages = "log_images",
+    /// ln(1 + `<input>`, `<select>`, `<textarea>` and `<button>` elements with a box in the
+    /// subtree).
     LogFormControls = "log_form_controls",
+    /// ln(1 + descendant elements), boxed or not.
     LogDescendants = "log_descendants",
+    /// ln(1 + child elements).
     LogChildren = "log_children",
+    /// Number of element ancestors (`<html>` is 0), capped at 60.
     Depth = "depth",
+    /// Share of the page's visible words in the subtree (0–1).
     PageWordShare = "page_word_share",
+    /// Share of the parent's subtree words in this subtree (0–1; the root: 1, or 0 without
+    /// words).
     ParentWordShare = "parent_word_share",
+    /// Page words before the element's text starts, in document order, as a share of the
+    /// page's words (0–1): content sits mid-page, templates at the ends.
     TextStartPosition = "text_start_position",
+    /// Page words up to the end of the element's text, as a share of the page's words (0–1).
     TextEndPosition = "text_end_position",
+    /// Share of the page's links in the subtree (0–1).
     PageLinkShare = "page_link_share",
+    /// 1 for `<nav>`.
     TagNav = "tag_nav",
+    /// 1 for `<header>`.
     TagHeader = "tag_header",
+    /// 1 for `<footer>`.
     TagFooter = "tag_footer",
+    /// 1 for `<aside>`.
     TagAside = "tag_aside",
+    /// 1 for `<ul>`, `<ol>`, `<dl>`, `<menu>`.
     TagList = "tag_list",
+    /// 1 for `<li>`, `<dt>`, `<dd>`.
     TagListItem = "tag_list_item",
+    /// 1 for `<a>`.
     TagAnchor = "tag_anchor",
+    /// 1 for `<table>` and its row, cell and section elements.
     TagTable = "tag_table",
+    /// 1 for `<p>`, `<blockquote>`, `<pre>`.
     TagParagraph = "tag_paragraph",
+    /// 1 for `<h1>` to `<h6>`.
     TagHeading = "tag_heading",
+    /// 1 for `<form>`.
     TagForm = "tag_form",
+    /// 1 for `<article>` and `<main>`.
     TagArticle = "tag_article",
+    /// 1 for `<section>`.
     TagSection = "tag_section",
+    /// 1 for `<div>`.
     TagDiv = "tag_div",
+    /// 1 if the element is, or is inside, a `<nav>`, `<header>`, `<footer>` or `<aside>`.
     InsideSemanticTemplate = "inside_nav_header_footer_aside",
+    /// 1 if the element is, or is inside, an `<article>` or `<main>`.
     InsideSemanticContent = "inside_article_main",
+    /// 1 if the element's own `class`/`id` names [`RoleGroup::Navigation`].
     RoleNavigation = "role_navigation",
+    /// 1 if the element's own `class`/`id` names [`RoleGroup::Header`].
     RoleHeader = "role_header",
+    /// 1 if the element's own `class`/`id` names [`RoleGroup::Footer`].
     RoleFooter = "role_footer",
+    /// 1 if the element's own `class`/`id` names [`RoleGroup::Sidebar`].
     RoleSidebar = "role_sidebar",
+    /// 1 if the element's own `class`/`id` names [`RoleGroup::Comment`].
     RoleComment = "role_comment",
+    /// 1 if the element's own `class`/`id` names [`RoleGroup::Share`].
     RoleShare = "role_share",
+    /// 1 if the element's own `class`/`id` names [`RoleGroup::Related`].
     RoleRelated = "role_related",
+    /// 1 if the element's own `class`/`id` names [`RoleGroup::Advertising`].
     RoleAdvertising = "role_advertising",
+    /// 1 if the element's own `class`/`id` names [`RoleGroup::Content`].
     RoleContent = "role_content",
+    /// 1 if the element's or an ancestor's `class`/`id` names [`RoleGroup::Navigation`].
     InheritedNavigation = "inherited_role_navigation",
+    /// 1 if the element's or an ancestor's `class`/`id` names [`RoleGroup::Header`].
     InheritedHeader = "inherited_role_header",
+    /// 1 if the element's or an ancestor's `class`/`id` names [`RoleGroup::Footer`].
     InheritedFooter = "inherited_role_footer",
+    /// 1 if the element's or an ancestor's `class`/`id` names [`RoleGroup::Sidebar`].
     InheritedSidebar = "inherited_role_sidebar",
+    /// 1 if the element's or an ancestor's `class`/`id` names [`RoleGroup::Comment`].
     InheritedComment = "inherited_role_comment",
+    /// 1 if the element's or an ancestor's `class`/`id` names [`RoleGroup::Share`].
     InheritedShare = "inherited_role_share",
+    /// 1 if the element's or an ancestor's `class`/`id` names [`RoleGroup::Related`].
     InheritedRelated = "inherited_role_related",
+    /// 1 if the element's or an ancestor's `class`/`id` names [`RoleGroup::Advertising`].
     InheritedAdvertising = "inherited_role_advertising",
+    /// 1 if the element's or an ancestor's `class`/`id` names [`RoleGroup::Content`].
     InheritedContent = "inherited_role_content",
 }
 
@@ -124,6 +202,8 @@ const ROLE_ORDER: [RoleGroup; 9] = [
 /// Features of a page: a row and an area per element, and which elements are classified.
 #[derive(Debug, Clone)]
 pub struct PageFeatures {
+    /// One feature row per element, indexed by [`NodeId::index`]; all zeros for elements
+    /// without a layout box.
     pub rows: Vec<FeatureRow>,
     /// Box area in px² (0 without a box).
     pub area: Vec<f64>,

@@ -4,14 +4,23 @@
 /// A role a `class` or `id` token can name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RoleGroup {
+    /// Menus, breadcrumbs, pagination, tables of contents (`nav`, `menu`, `breadcrumb`, …).
     Navigation,
+    /// The page banner: masthead, logo, branding (`header`, `masthead`, `logo`, …).
     Header,
+    /// Footer, copyright and legal notes (`footer`, `copyright`, `legal`, …).
     Footer,
+    /// Side columns and widgets (`sidebar`, `aside`, `widget`, `rail`, …).
     Sidebar,
+    /// User comments and reply forms (`comment`, `reply`, `disqus`, …).
     Comment,
+    /// Social sharing and follow buttons (`share`, `social`, `twitter`, …).
     Share,
+    /// Links to other articles (`related`, `popular`, `trending`, `teaser`, …).
     Related,
+    /// Advertisements and sponsored blocks (`ad`, `advert`, `sponsor`, …).
     Advertising,
+    /// The page's own content (`content`, `article`, `post`, `story`, `main`, …).
     Content,
 }
 

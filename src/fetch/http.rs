@@ -31,7 +31,9 @@ pub struct HttpOptions {
     pub max_body_bytes: u64,
     /// Most redirects followed; 0 returns the 3xx response itself.
     pub max_redirects: u32,
+    /// Which redirects may be followed ([`RedirectPolicy::SameHost`] by default).
     pub redirects: RedirectPolicy,
+    /// The `User-Agent` header sent ([`USER_AGENT`] by default).
     pub user_agent: String,
 }
 
@@ -53,6 +55,7 @@ impl Default for HttpOptions {
 /// A response, after redirects.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HttpResponse {
+    /// The HTTP status code of the last hop (a 3xx when redirects were not followed).
     pub status: u16,
     /// The URL that answered, after redirects.
     pub url: Url,
@@ -89,6 +92,8 @@ pub struct HttpClient {
 }
 
 impl HttpClient {
+    /// A client with these limits; ureq's own redirect handling is off, [`HttpClient::get`]
+    /// follows them.
     pub fn new(options: HttpOptions) -> HttpClient {
         let agent = ureq::Agent::config_builder()
             .max_redirects(0)
@@ -101,6 +106,7 @@ impl HttpClient {
         HttpClient { agent, options }
     }
 
+    /// The limits this client was built with.
     pub fn options(&self) -> &HttpOptions {
         &self.options
     }

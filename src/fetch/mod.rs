@@ -40,51 +40,119 @@ pub const USER_AGENT: &str = concat!("pagelevel/", env!("CARGO_PKG_VERSION"));
 /// Why a page source failed.
 #[derive(Debug, Error)]
 pub enum FetchError {
+    /// The WARC file could not be opened or read.
     #[error("cannot read the WARC file {path}: {source}")]
     WarcIo {
+        /// The WARC file.
         path: PathBuf,
+        /// The I/O error.
         #[source]
         source: std::io::Error,
     },
+    /// Not a single WARC record header could be read: the file is something else.
     #[error(
         "{path} is not a WARC file: it does not start with a `WARC/1.x` record header (gzip-compressed or plain)"
     )]
-    NotWarc { path: PathBuf },
+    NotWarc {
+        /// The file that was read.
+        path: PathBuf,
+    },
+    /// [`read_warc`] found the archive ending in the middle of a record.
     #[error(
         "{path} is truncated: record {record} (at byte {offset} of the uncompressed stream) ends early — {cause}; re-download the file, or use `scan_warc` to keep the records before it"
     )]
     WarcTruncated {
+        /// The WARC file.
         path: PathBuf,
+        /// 1-based number of the cut-off record.
         record: u64,
+        /// Byte offset in the uncompressed stream where that record started.
         offset: u64,
+        /// What the reader was expecting when the bytes ran out.
         cause: String,
     },
+    /// A URL to fetch (or a redirect target) is not `http://` or `https://`.
     #[error("{url} is not an http:// or https:// URL")]
-    UnsupportedScheme { url: String },
+    UnsupportedScheme {
+        /// The rejected URL.
+        url: String,
+    },
+    /// The request failed in transport: DNS, connection, TLS or a malformed response.
     #[error("GET {url} failed: {source}")]
     Http {
+        /// The URL requested.
         url: String,
+        /// ureq's error.
         #[source]
         source: Box<ureq::Error>,
     },
+    /// The connect, per-read or total timeout of [`HttpOptions`] ran out.
     #[error("GET {url} timed out ({phase}); raise the timeout if the server is slow")]
-    Timeout { url: String, phase: String },
+    Timeout {
+        /// The URL requested.
+        url: String,
+        /// Which timeout: ureq's phase name, or `total` for the whole request with redirects.
+        phase: String,
+    },
+    /// The body exceeded [`HttpOptions::max_body_bytes`].
     #[error("GET {url}: the body is larger than {limit} bytes")]
-    TooLarge { url: String, limit: u64 },
+    TooLarge {
+        /// The URL requested.
+        url: String,
+        /// The byte limit it exceeded.
+        limit: u64,
+    },
+    /// A redirect chain was longer than [`HttpOptions::max_redirects`].
     #[error("GET {url}: more than {limit} redirects")]
-    TooManyRedirects { url: String, limit: u32 },
+    TooManyRedirects {
+        /// The URL originally requested.
+        url: String,
+        /// The redirect limit.
+        limit: u32,
+    },
+    /// Under [`RedirectPolicy::SameHost`], a redirect pointed to another host name.
     #[error("GET {url}: redirected to {target}, another host, which this request does not follow")]
-    OffHostRedirect { url: String, target: String },
+    OffHostRedirect {
+        /// The URL that answered with the redirect.
+        url: String,
+        /// Where it redirected to.
+        target: String,
+    },
+    /// A page answered with a status other than 200 (after redirects).
     #[error("GET {url} answered HTTP {status}")]
-    Status { url: String, status: u16 },
+    Status {
+        /// The URL that answered.
+        url: String,
+        /// The HTTP status code.
+        status: u16,
+    },
+    /// A page's `Content-Type` (and body sniffing) says it is not HTML.
     #[error("GET {url}: the response is {content_type}, not HTML")]
-    NotHtml { url: String, content_type: String },
+    NotHtml {
+        /// The URL that answered.
+        url: String,
+        /// The `Content-Type` header, or `unknown` when there was none.
+        content_type: String,
+    },
+    /// The start host's robots.txt answered a status outside 2xx/4xx or could not be fetched,
+    /// so the crawl does not start (RFC 9309, §2.3.1.4); other origins are just skipped.
     #[error(
         "robots.txt of {origin} could not be read ({cause}); RFC 9309 says to treat the site as off limits until it can"
     )]
-    RobotsUnreachable { origin: String, cause: String },
+    RobotsUnreachable {
+        /// The site's origin (`scheme://host[:port]`).
+        origin: String,
+        /// Why it could not be read.
+        cause: String,
+    },
+    /// The start URL of a crawl is disallowed for our user agent by robots.txt.
     #[error("{url} is disallowed for {user_agent} by the site's robots.txt")]
-    DisallowedByRobots { url: String, user_agent: String },
+    DisallowedByRobots {
+        /// The disallowed URL.
+        url: String,
+        /// The user agent whose robots.txt group disallows it.
+        user_agent: String,
+    },
 }
 
 /// The `charset` parameter of a `Content-Type` value, unquoted (`text/html; charset="utf-8"`).

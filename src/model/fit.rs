@@ -28,8 +28,11 @@ use crate::features::{FEATURE_COUNT, FEATURE_NAMES, FeatureRow};
 /// One training example: a classified node's features and its site-level label.
 #[derive(Debug, Clone)]
 pub struct LabelledNode {
+    /// The node's page-level features, in [`FEATURE_NAMES`] order.
     pub row: FeatureRow,
+    /// The node's rendered area in px²; picks its bucket.
     pub area: f64,
+    /// The site-level detector's label: true if the node is template.
     pub template: bool,
     /// Which site the node comes from (any number that is the same for all of a site's nodes),
     /// for site balancing.
@@ -71,16 +74,23 @@ impl SiteBalance {
 /// How models are fitted.
 #[derive(Debug, Clone)]
 pub struct FitOptions {
+    /// Number of area buckets, split at area quantiles of the training nodes (the paper: 4).
+    /// Fewer result when quantiles coincide.
     pub buckets: usize,
     /// L2 regularization strength.
     pub alpha: f64,
+    /// Iteration limit of linfa-logistic's optimizer, per bucket.
     pub max_iterations: u64,
     /// Most nodes per bucket used for fitting (a seeded sample beyond it).
     pub max_nodes_per_bucket: usize,
     /// Balance a bucket whose rarer class is below this share.
     pub balance_below: f64,
+    /// Nodes below this area (px²) are hidden and not classified; the first bucket starts here,
+    /// and the value is stored in the model.
     pub hidden_area: f64,
+    /// Whether every site counts alike or every node does.
     pub site_balance: SiteBalance,
+    /// Seed of the site-balancing and class-balancing subsamples.
     pub seed: u64,
 }
 
@@ -102,10 +112,17 @@ impl Default for FitOptions {
 /// Why fitting failed.
 #[derive(Debug, thiserror::Error)]
 pub enum FitError {
+    /// [`fit_model`] was given no nodes at all.
     #[error("no labelled nodes to train on")]
     NoData,
+    /// linfa-logistic failed on a bucket that had both classes.
     #[error("logistic regression failed in the bucket from {min_area} px²: {cause}")]
-    Logistic { min_area: f64, cause: String },
+    Logistic {
+        /// Lower area bound of the failing bucket, px².
+        min_area: f64,
+        /// linfa's error message.
+        cause: String,
+    },
 }
 
 /// Fits one model per area bucket.
@@ -289,11 +306,18 @@ fn standardize(sample: &[&LabelledNode]) -> Standardization {
 /// How P(template) ≥ 0.5 agrees with the labels of a set of nodes.
 #[derive(Debug, Clone, Copy, Serialize, PartialEq)]
 pub struct NodeMetrics {
+    /// Number of scored nodes.
     pub nodes: usize,
+    /// Share (0–1) of them labelled template.
     pub template_share: f64,
+    /// Share (0–1) whose prediction (P(template) ≥ 0.5) matches the label.
     pub accuracy: f64,
+    /// Of the nodes predicted template, the share labelled template (0 when none is predicted).
     pub precision: f64,
+    /// Of the nodes labelled template, the share predicted template (0 when none is labelled).
     pub recall: f64,
+    /// ROC AUC of P(template) against the labels (ties count half); NaN when only one class
+    /// occurs.
     pub auc: f64,
 }
 
@@ -325,13 +349,21 @@ impl NodeMetrics {
 /// [`NodeMetrics`], flat, because it is written as a row of `buckets.csv`.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct BucketMetrics {
+    /// The bucket's lower area bound (inclusive), px².
     pub min_area: f64,
+    /// Its upper area bound (exclusive), px²; `None` for the last, unbounded bucket.
     pub max_area: Option<f64>,
+    /// Held-out nodes falling in the bucket.
     pub nodes: usize,
+    /// Share (0–1) of them labelled template.
     pub template_share: f64,
+    /// Share (0–1) predicted correctly at threshold 0.5.
     pub accuracy: f64,
+    /// Template precision (0–1) at threshold 0.5; 0 when none is predicted template.
     pub precision: f64,
+    /// Template recall (0–1) at threshold 0.5; 0 when none is labelled template.
     pub recall: f64,
+    /// ROC AUC (0–1); NaN when the bucket's held-out nodes have only one label.
     pub auc: f64,
 }
 

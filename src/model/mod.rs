@@ -33,22 +33,49 @@ const BUILTIN_MODEL: &str = include_str!("../../models/default.json");
 /// Why a model could not be loaded.
 #[derive(Debug, Error)]
 pub enum ModelError {
+    /// The model file could not be read from disk.
     #[error("cannot read model {path}: {source}")]
     Read {
+        /// The model file as given.
         path: String,
+        /// The I/O error.
         source: std::io::Error,
     },
+    /// The text is not JSON, lacks `"format": "pagelevel-model"`, has no area buckets, or a
+    /// bucket's coefficients or standardization have the wrong length or non-finite values.
+    /// Also returned by [`TemplateModel::save`] when serialization fails.
     #[error("model {path} is not a valid pagelevel model file: {cause}")]
-    Corrupt { path: String, cause: String },
+    Corrupt {
+        /// The model file, or `<built-in model>`.
+        path: String,
+        /// What is wrong with it.
+        cause: String,
+    },
+    /// The file's `format_version` is not [`MODEL_FORMAT_VERSION`].
     #[error(
         "model {path} has format version {found}; this pagelevel reads version {MODEL_FORMAT_VERSION} (retrain it, or use a matching pagelevel)"
     )]
-    Version { path: String, found: u32 },
+    Version {
+        /// The model file, or `<built-in model>`.
+        path: String,
+        /// The version the file declares (0 when the field is missing).
+        found: u32,
+    },
+    /// The file's `feature_names` differ from this build's [`FEATURE_NAMES`], so its
+    /// coefficients would be applied to the wrong features.
     #[error("model {path} was trained on other features ({cause}); retrain it with this pagelevel")]
-    Features { path: String, cause: String },
+    Features {
+        /// The model file, or `<built-in model>`.
+        path: String,
+        /// The first differing feature name, or the differing count.
+        cause: String,
+    },
+    /// The model file could not be written.
     #[error("cannot write model {path}: {source}")]
     Write {
+        /// The destination file.
         path: String,
+        /// The I/O error.
         source: std::io::Error,
     },
 }
@@ -56,27 +83,37 @@ pub enum ModelError {
 /// Mean and scale of each feature, for standardizing rows before the dot product.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Standardization {
+    /// Mean of each feature over the bucket's fitting sample, in [`FEATURE_NAMES`] order.
     pub mean: Vec<f64>,
+    /// Standard deviation of each feature over that sample (1 where it is ~0, so constant
+    /// features stay finite); always positive.
     pub scale: Vec<f64>,
 }
 
 /// What a bucket's model was trained on.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
 pub struct BucketTraining {
+    /// Labelled nodes whose area fell in the bucket, before any subsampling.
     pub nodes: usize,
+    /// Share (0–1) of those nodes labelled template.
     pub template_share: f64,
 }
 
 /// The logistic model for nodes whose area is in `[min_area, max_area)`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct AreaBucket {
+    /// Lower bound (inclusive), px²; the first bucket starts at the hidden-area threshold.
     pub min_area: f64,
     /// Upper bound (exclusive); `null` in JSON for the last, unbounded bucket.
     pub max_area: Option<f64>,
+    /// How each feature is centred and scaled before the dot product.
     pub standardization: Standardization,
     /// Coefficients on standardized features, oriented towards P(template).
     pub coefficients: Vec<f64>,
+    /// The logit added to the dot product; alone (zero coefficients) it is the log-odds of the
+    /// bucket's template share, as in a one-class bucket.
     pub intercept: f64,
+    /// How many nodes the bucket was fitted on and their template share.
     pub training: BucketTraining,
 }
 
@@ -95,27 +132,39 @@ impl AreaBucket {
 /// Where the training labels came from and how much data there was.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
 pub struct TrainingSummary {
+    /// Name of the site-level detector that produced the labels (e.g. `frequency`).
     pub labeler: String,
+    /// SiteLevel θ: share (0–1) of a site's pages a subtree must occur on to count as template.
     pub theta: f64,
+    /// Names of the training sites (empty for the provisional, validation-only model).
     pub sites: Vec<String>,
+    /// Rendered pages over all labelled sites.
     pub pages: usize,
+    /// Labelled (classified) nodes the model was fitted on.
     pub nodes: usize,
+    /// Share (0–1) of those nodes labelled template.
     pub template_share: f64,
     /// How sites were weighed against each other (models written before the option: `none`).
     #[serde(default = "SiteBalance::before_the_option")]
     pub site_balance: SiteBalance,
+    /// Seed of page sampling and of the fitting subsamples.
     pub seed: u64,
 }
 
 /// A trained page-level template classifier.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct TemplateModel {
+    /// Always [`MODEL_FORMAT`]; identifies the file as a pagelevel model.
     pub format: String,
+    /// The layout version, [`MODEL_FORMAT_VERSION`] for files this build reads.
     pub format_version: u32,
+    /// The features the coefficients apply to, in order; must equal [`FEATURE_NAMES`].
     pub feature_names: Vec<String>,
     /// Nodes below this area (px²) are hidden: not classified.
     pub hidden_area: f64,
+    /// The per-area models in ascending `min_area` order, never empty.
     pub buckets: Vec<AreaBucket>,
+    /// Where the labels came from and how much data there was.
     pub training: TrainingSummary,
 }
 

@@ -22,6 +22,7 @@ impl NodeId {
 /// A child of an element, in source order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Child {
+    /// A child element.
     Element(NodeId),
     /// Index into [`Dom::texts`].
     Text(u32),
@@ -32,11 +33,13 @@ pub enum Child {
 pub struct Element {
     /// Lower-case local name (`div`, `a`, `svg`).
     pub tag: String,
+    /// The parent element; `None` for the root `<html>`.
     pub parent: Option<NodeId>,
     /// Number of element ancestors (`<html>` has depth 0).
     pub depth: u32,
     /// Attributes in source order, names lower-case (`xlink:href` keeps its prefix).
     pub attributes: Vec<(String, String)>,
+    /// Child elements and text nodes, interleaved in source order.
     pub children: Vec<Child>,
     /// One past the last descendant's id: the subtree is `id..subtree_end`.
     pub subtree_end: NodeId,
@@ -59,13 +62,16 @@ impl Element {
 /// A text node: its parent element and its characters as written (entities decoded).
 #[derive(Debug, Clone)]
 pub struct TextNode {
+    /// The element the text sits directly in.
     pub parent: NodeId,
+    /// The characters, entities decoded, whitespace as in the source.
     pub text: String,
 }
 
 /// A parsed page's element tree.
 #[derive(Debug, Clone)]
 pub struct Dom {
+    /// Every element in document order, indexed by [`NodeId::index`].
     pub elements: Vec<Element>,
     /// Text nodes in document order.
     pub texts: Vec<TextNode>,

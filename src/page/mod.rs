@@ -49,18 +49,35 @@ impl Default for ParseLimits {
 /// Why a page could not be parsed.
 #[derive(Debug, Error)]
 pub enum PageError {
+    /// The input is longer than [`ParseLimits::max_bytes`]; checked before decoding.
     #[error(
         "the page is {bytes} bytes, over the limit of {limit} bytes (raise it with --max-bytes)"
     )]
-    TooLarge { bytes: usize, limit: usize },
+    TooLarge {
+        /// Size of the input in bytes.
+        bytes: usize,
+        /// The byte limit.
+        limit: usize,
+    },
+    /// Parsing created more than [`ParseLimits::max_elements`] elements; parsing stops there.
     #[error("the page has more than {limit} elements (raise the limit with --max-elements)")]
-    TooManyElements { limit: usize },
+    TooManyElements {
+        /// The element limit.
+        limit: usize,
+    },
+    /// Elements nest deeper than [`ParseLimits::max_depth`]; parsing stops there.
     #[error(
         "the page nests elements deeper than {limit} levels (raise the limit with --max-depth)"
     )]
-    TooDeep { limit: u32 },
+    TooDeep {
+        /// The depth limit, in levels.
+        limit: u32,
+    },
+    /// The input has no bytes at all.
     #[error("the page is empty (0 bytes)")]
     Empty,
+    /// A NUL byte occurs in the first bytes (holds how many were checked) and the input does
+    /// not start with a UTF-16 BOM: an image, archive or other binary file.
     #[error("the file looks binary, not HTML (a NUL byte in its first {0} bytes)")]
     Binary(usize),
 }
@@ -74,6 +91,7 @@ pub struct Page {
     pub encoding: &'static str,
     /// Text of the `<title>`, whitespace collapsed.
     pub title: String,
+    /// The parsed document: every element in document order, with text and resolved links.
     pub dom: Dom,
 }
 

@@ -96,11 +96,15 @@ impl TemplateMarks {
 /// Totals over a site, for the per-site report: pages, elements, and how much is template.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct SiteSummary {
+    /// Pages added.
     pub pages: usize,
+    /// Elements over those pages.
     pub elements: usize,
+    /// Of those, elements marked template.
     pub template_elements: usize,
     /// Visible text characters (whitespace collapsed), all and template.
     pub text_chars: usize,
+    /// Of those, characters of the marked elements' own text.
     pub template_text_chars: usize,
 }
 

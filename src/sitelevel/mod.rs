@@ -49,9 +49,13 @@ pub trait SiteTemplateDetector {
 /// The site-level methods, for choosing one by name (CLI `--method`, `train --labeler`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Method {
+    /// SiteLevel(θ) (Gibson et al. 2005): subtrees repeated on at least θ of the pages.
     Frequency,
+    /// Bar-Yossef & Rajagopalan (WWW 2002): pagelets whose shingles repeat across pages.
     Pagelets,
+    /// Vieira et al. (CIKM 2006): RTDM-TD top-down tree mapping.
     Rtdm,
+    /// Geraci & Maggini (KDIR 2011): multiple alignment of token sequences.
     Msa,
 }
 
@@ -99,26 +103,39 @@ impl std::str::FromStr for Method {
 /// Why site-level detection or loading a site failed.
 #[derive(Debug, Error)]
 pub enum SiteLevelError {
+    /// A method was given fewer pages than it needs to see anything repeat.
     #[error("{method} needs at least {needed} pages of a site, got {got}")]
     TooFewPages {
+        /// The method's name ([`SiteTemplateDetector::name`]).
         method: &'static str,
+        /// The fewest pages it works with.
         needed: usize,
+        /// How many it was given.
         got: usize,
     },
+    /// A method name (CLI `--method`, `--labeler`) names no [`Method`]; holds the name given.
     #[error("unknown site-level method {0:?} (use frequency, pagelets, rtdm or msa)")]
     UnknownMethod(String),
+    /// A detector's parameter is out of its range (e.g. θ outside (0, 1]); holds which and why.
     #[error("invalid parameter: {0}")]
     InvalidParameter(String),
+    /// The site directory does not exist, is not a directory, or could not be listed.
     #[error("cannot read the site directory {path}: {source}")]
     SiteUnreadable {
+        /// The site directory.
         path: std::path::PathBuf,
+        /// The I/O error.
         source: std::io::Error,
     },
+    /// The site directory holds no HTML file; holds the directory.
     #[error("{0} holds no HTML pages (files ending .html, .htm or .xhtml)")]
     NoHtmlPages(std::path::PathBuf),
+    /// Every HTML file of the site failed to read or parse.
     #[error("no page of {path} could be parsed (first failure: {first})")]
     NoParsablePages {
+        /// The site directory.
         path: std::path::PathBuf,
+        /// The first file's failure, `path: reason`.
         first: String,
     },
 }

@@ -16,20 +16,25 @@ use crate::page::{Page, ParseLimits, html_files_under};
 pub struct SitePage {
     /// The file, as found under the site directory.
     pub path: PathBuf,
+    /// The parsed page, its URL the file's `file://` URL.
     pub page: Page,
 }
 
 /// A page that could not be used, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PageFailure {
+    /// The file that failed.
     pub path: PathBuf,
+    /// Why: the read or parse error (e.g. a parse limit exceeded).
     pub reason: String,
 }
 
 /// The parsed pages of a site, in path order, and the files that failed.
 #[derive(Debug, Clone)]
 pub struct LoadedSite {
+    /// The pages that parsed, in path order; never empty.
     pub pages: Vec<SitePage>,
+    /// The files that could not be read or parsed, in path order.
     pub failures: Vec<PageFailure>,
 }
 

@@ -34,7 +34,10 @@ pub enum PenaltyScheme {
 /// A penalty function: a scheme and its scale c.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Penalty {
+    /// How γᵢ depends on the node (page area, subtree size or parent area over its own).
     pub scheme: PenaltyScheme,
+    /// The constant c multiplying every γᵢ (≥ 0; the paper's 0.01 by default). Larger c means
+    /// fewer, larger sections.
     pub scale: f64,
 }
 

@@ -36,19 +36,42 @@ pub use sites::{ListedSite, SiteSource, read_sites_file};
 /// Why training failed.
 #[derive(Debug, Error)]
 pub enum TrainError {
+    /// The sites list could not be read, or a line of it is neither an existing directory or
+    /// WARC file nor a valid URL.
     #[error("cannot use the sites list {path}: {cause}")]
-    SitesFile { path: PathBuf, cause: String },
+    SitesFile {
+        /// The sites list file.
+        path: PathBuf,
+        /// What went wrong, with the offending line where there is one.
+        cause: String,
+    },
+    /// One site could not be listed, crawled, rendered or labelled, or had fewer usable pages
+    /// than `min_pages`; [`train`] skips such sites and only reports them.
     #[error("site {site}: {cause}")]
-    Site { site: String, cause: String },
+    Site {
+        /// The site's report name ([`SiteSource::name`], `name:host` for WARC hosts).
+        site: String,
+        /// Why the site was given up.
+        cause: String,
+    },
+    /// The browser could not be started or kept running.
     #[error(transparent)]
     Render(#[from] RenderError),
+    /// Fitting the area-bucket models failed (linfa-logistic gave up on a bucket).
     #[error(transparent)]
     Fit(#[from] FitError),
+    /// Every site was skipped, so there are no labelled nodes to fit on.
     #[error("no site had at least {min_pages} usable pages; nothing to train on")]
-    NoSites { min_pages: usize },
+    NoSites {
+        /// The [`TrainOptions::min_pages`] no site reached.
+        min_pages: usize,
+    },
+    /// A file of the training report could not be created or written.
     #[error("cannot write the report in {path}: {source}")]
     Report {
+        /// The report directory.
         path: PathBuf,
+        /// The I/O (or CSV) error.
         source: std::io::Error,
     },
 }
@@ -62,10 +85,14 @@ pub struct TrainOptions {
     pub min_pages: usize,
     /// SiteLevel θ: share of a site's pages a subtree must occur on.
     pub theta: f64,
+    /// The site-level detector whose marks become the training labels ([`Method::Frequency`],
+    /// SiteLevel, by default; `theta` applies only to it).
     pub labeler: Method,
     /// Every n-th site (in list order) is held out for validation.
     pub holdout_every: usize,
+    /// Seed of every random choice (page sampling, crawl order), so a run can be repeated.
     pub seed: u64,
+    /// How the area-bucket models are fitted (buckets, balancing, hidden-area threshold).
     pub fit: FitOptions,
     /// How `http(s)://` sites are crawled (delay, timeouts, fetch budget).
     pub crawl: CrawlOptions,
@@ -89,28 +116,45 @@ impl Default for TrainOptions {
 /// One site's labelled nodes and its report line.
 #[derive(Debug, Clone)]
 pub struct LabelledSite {
+    /// The site's line of the training report (held-out fields still unset).
     pub summary: SiteReport,
+    /// Feature row, area and site-level label of every classified (visible) node of every
+    /// rendered page of the site.
     pub nodes: Vec<LabelledNode>,
 }
 
 /// Per-site numbers for the report.
 #[derive(Debug, Clone, Serialize)]
 pub struct SiteReport {
+    /// The site's report name ([`SiteSource::name`], `name:host` for WARC hosts).
     pub site: String,
+    /// Pages rendered successfully and used for labelling.
     pub pages: usize,
+    /// Pages that could not be read or rendered, and were skipped.
     pub failed_pages: usize,
+    /// DOM elements over all rendered pages.
     pub elements: usize,
+    /// Nodes large enough to be classified (at least the hidden-area threshold), i.e. the
+    /// training rows the site contributes.
     pub classified_nodes: usize,
+    /// Share (0–1) of the classified nodes the site-level detector labelled template.
     pub template_share: f64,
+    /// Wall time spent rendering the site's pages, in seconds (cache hits are fast).
     pub render_seconds: f64,
+    /// Wall time of site-level labelling plus feature extraction, in seconds.
     pub label_seconds: f64,
+    /// Whether the site was held out of the validation fit (see [`TrainOptions::holdout_every`]).
     pub held_out: bool,
     /// The `[domain]` heading of the sites list the site is under.
     pub domain: Option<String>,
     /// Metrics of the model fitted without the site, on its nodes (held-out sites only).
     pub held_out_accuracy: Option<f64>,
+    /// Precision (0–1) of the template class at threshold 0.5 (held-out sites only).
     pub held_out_precision: Option<f64>,
+    /// Recall (0–1) of the template class at threshold 0.5 (held-out sites only).
     pub held_out_recall: Option<f64>,
+    /// ROC AUC (0–1) of P(template) against the labels (held-out sites only; NaN when the
+    /// site's nodes all have one label).
     pub held_out_auc: Option<f64>,
 }
 
@@ -128,9 +172,13 @@ impl SiteReport {
 pub struct DomainReport {
     /// The `[domain]` heading; `untagged` for sites under none, `all` for the row of all sites.
     pub domain: String,
+    /// Sites labelled in this domain (skipped sites not counted).
     pub sites: usize,
+    /// Rendered pages over those sites.
     pub pages: usize,
+    /// Classified nodes (training rows) over those sites.
     pub classified_nodes: usize,
+    /// How many of those sites were held out for validation.
     pub held_out_sites: usize,
     /// Over the held-out sites' nodes pooled (the model fitted without them, threshold 0.5).
     pub held_out: Option<NodeMetrics>,
@@ -141,20 +189,27 @@ pub struct DomainReport {
 /// What a training run produced.
 #[derive(Debug, Clone)]
 pub struct TrainingOutcome {
+    /// The model refitted on all labelled sites: the one to ship.
     pub model: TemplateModel,
+    /// One report line per labelled site, in list order.
     pub sites: Vec<SiteReport>,
+    /// Sites given up on, as (site name, reason).
     pub skipped: Vec<(String, String)>,
     /// Metrics of the model fitted on training sites only, on the held-out sites.
     pub validation: Vec<BucketMetrics>,
     /// The same per domain of the sites list (in list order), then over all sites.
     pub domains: Vec<DomainReport>,
+    /// Wall time of both fits (validation and final) and the held-out scoring, in seconds.
     pub fit_seconds: f64,
 }
 
 /// Progress callbacks, so the CLI can draw bars without the library knowing about terminals.
 pub trait TrainProgress {
+    /// A site's rendering starts: its name and the number of pages about to be rendered.
     fn site_started(&mut self, _site: &str, _pages: usize) {}
+    /// One page of the current site was rendered (or failed and was skipped).
     fn page_done(&mut self) {}
+    /// A line for the user, e.g. why a page or site was skipped.
     fn message(&mut self, _text: &str) {}
 }
 
@@ -165,7 +220,9 @@ impl TrainProgress for Silent {}
 /// The pages of one site, ready to render.
 #[derive(Debug, Clone)]
 pub struct SitePages {
+    /// The site's report name ([`SiteSource::name`], `name:host` for a WARC file's hosts).
     pub name: String,
+    /// The sampled pages (at most [`TrainOptions::max_pages`]), bytes and URL each.
     pub sources: Vec<PageSource>,
     /// Pages that could not even be read, with the reason.
     pub unreadable: Vec<(String, String)>,

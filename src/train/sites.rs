@@ -44,6 +44,7 @@ impl SiteSource {
 /// One entry of a sites list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListedSite {
+    /// Where the site's pages come from: the line of the list.
     pub source: SiteSource,
     /// The `[domain]` heading the site is listed under, if any.
     pub domain: Option<String>,

@@ -10,6 +10,8 @@ use std::path::Path;
 use super::{DatasetFormat, Gold, LabelledPage, MainText, Split, read_gold_text, require_folder};
 use crate::eval::EvalError;
 
+/// Reads `pages.tsv` under `root` and each listed page's gold text; pages sorted by
+/// `site/stem`, site group `site-year`.
 pub fn load(root: &Path) -> Result<Vec<LabelledPage>, EvalError> {
     require_folder(root, DatasetFormat::Big9, "a folder with pages.tsv")?;
     let index_path = root.join("pages.tsv");

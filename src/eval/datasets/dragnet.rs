@@ -16,6 +16,8 @@ use super::{
 };
 use crate::eval::EvalError;
 
+/// Reads every `HTML/*.html` page under `root` with its `Corrected/` gold, split into article
+/// and comments; pages in the source's numeric order.
 pub fn load(root: &Path) -> Result<Vec<LabelledPage>, EvalError> {
     require_folder(
         &root.join("HTML"),

@@ -49,7 +49,9 @@ pub struct Block {
 /// A run of page text with the blocks around it, outermost first.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BlockText {
+    /// The text, as read from the labelled page.
     pub text: String,
+    /// Every labelled block containing the text, outermost first; empty for unlabelled text.
     pub blocks: Vec<Block>,
 }
 
@@ -61,6 +63,8 @@ struct PageMeta {
     block_types: BTreeMap<String, usize>,
 }
 
+/// Reads every page folder under `root` that holds `index.blocks.html`, with its `meta.json`
+/// (URL, base href, counts of block types); the block marks are read later, from the page.
 pub fn load(root: &Path) -> Result<Vec<LabelledPage>, EvalError> {
     let folders = subfolders(
         root,

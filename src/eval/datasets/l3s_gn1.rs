@@ -23,8 +23,11 @@ use crate::eval::annotated::{ElementMark, has_class, marked_text};
 /// them (4 is related content and 5 comments, not the other way round).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum L3sClass {
+    /// `x-nc-sel0`: an assessor marked the block as not content (boilerplate).
     NotContent,
+    /// `x-nc-sel1`: the article's headline.
     Headline,
+    /// `x-nc-sel2`: the article's full text.
     FullText,
     /// Article text that is not full text, e.g. image captions.
     Supplemental,
@@ -35,6 +38,7 @@ pub enum L3sClass {
 }
 
 impl L3sClass {
+    /// Every class, indexed by the `N` of `x-nc-selN`.
     pub const ALL: [L3sClass; 6] = [
         L3sClass::NotContent,
         L3sClass::Headline,
@@ -52,6 +56,8 @@ impl L3sClass {
     }
 }
 
+/// Reads every `annotated/*.html` page under `root` into gold text blocks; the detector's page
+/// is `original/<uuid>.html`, its URL from `url-mapping.tsv` when present.
 pub fn load(root: &Path) -> Result<Vec<LabelledPage>, EvalError> {
     let annotated = root.join("annotated");
     require_folder(

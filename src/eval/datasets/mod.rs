@@ -35,16 +35,24 @@ pub use split::{Split, SplitChoice};
 /// The label formats we read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum DatasetFormat {
+    /// `l3s-gn1`: Google News pages with assessor-classified text blocks ([`l3s_gn1`]).
     L3sGn1,
+    /// `cleaneval`: CleanEval 2007 pages with cleaned gold text ([`cleaneval`]).
     CleanEval,
+    /// `cleanportaleval`: CleanEval-style pages grouped by portal ([`cleaneval`]).
     CleanPortalEval,
+    /// `dragnet`: pages with corrected article text and comments ([`dragnet`]).
     Dragnet,
+    /// `big9`: 9 news sites × 4 years with main-article gold text ([`big9`]).
     Big9,
+    /// `kreuzer`: pages with typed, nested blocks marked in the DOM ([`kreuzer`]).
     Kreuzer,
+    /// `native`: pagelevel's own JSON manifest, for your own pages ([`native`]).
     Native,
 }
 
 impl DatasetFormat {
+    /// Every format, in the order error messages and help list them.
     pub const ALL: [DatasetFormat; 7] = [
         DatasetFormat::L3sGn1,
         DatasetFormat::CleanEval,
@@ -90,7 +98,9 @@ impl FromStr for DatasetFormat {
 /// A dataset to load: its format and where it lives, written `FORMAT:PATH`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DatasetSpec {
+    /// The `FORMAT` part: which loader reads the set.
     pub format: DatasetFormat,
+    /// The `PATH` part: the set's folder (for `native`, the manifest or its folder).
     pub path: PathBuf,
 }
 
@@ -119,8 +129,11 @@ impl fmt::Display for DatasetSpec {
 /// A loaded dataset: its pages in a fixed order (sorted by name, or the set's own order).
 #[derive(Debug, Clone)]
 pub struct Dataset {
+    /// The format it was loaded as.
     pub format: DatasetFormat,
+    /// The path from the spec.
     pub root: PathBuf,
+    /// Every page of the set (both parts of the split), never empty.
     pub pages: Vec<LabelledPage>,
 }
 
@@ -139,6 +152,7 @@ pub struct LabelledPage {
     /// Pages of one site template, for multi-page sets: `site-year` in Big9 (a site's template
     /// changes between years), the portal in CleanPortalEval.
     pub site_group: Option<String>,
+    /// The human labels, in the set's own form.
     pub gold: Gold,
     /// The page's part of the frozen development / test split.
     pub split: Split,
@@ -155,14 +169,21 @@ pub enum Gold {
     /// Typed, nested blocks marked on the page itself (Kreuzer et al.).
     Blocks(BlockAnnotation),
     /// Elements marked `data-pagelevel="template"` or `"content"` on the page itself (native).
-    MarkedElements { annotated_path: PathBuf },
+    MarkedElements {
+        /// The HTML file carrying the marks (the page itself).
+        annotated_path: PathBuf,
+    },
 }
 
 /// Gold main text; comments are kept apart because they are content for template detection
 /// but not part of the article for main-text extraction.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MainText {
+    /// The gold content text (the article, for Dragnet and Big9), trimmed; CleanEval structure
+    /// markers removed.
     pub content: String,
+    /// User comments, when the gold separates them (Dragnet's marker line, native
+    /// `comments_text`); `None` when the set has no comments for the page.
     pub comments: Option<String>,
 }
 
@@ -170,7 +191,9 @@ pub struct MainText {
 /// dataset defines as not content).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LabelledBlock {
+    /// The block's text as it appears in the annotated page.
     pub text: String,
+    /// The class of the innermost `x-nc-selN` element around the block.
     pub class: Option<L3sClass>,
 }
 

@@ -66,6 +66,8 @@ struct ManifestPage {
     marked: bool,
 }
 
+/// Reads the manifest at `path` (or `labels.json` in it, if a folder) and each page's text gold;
+/// `marked` pages are read later, from the page.
 pub fn load(path: &Path) -> Result<Vec<LabelledPage>, EvalError> {
     let manifest_path = if path.is_dir() {
         path.join(MANIFEST_FILE_NAME)

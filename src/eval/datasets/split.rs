@@ -19,7 +19,9 @@ use crate::eval::EvalError;
 /// Which part of the frozen split a page is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Split {
+    /// Development: choices may be tuned on it.
     Dev,
+    /// Frozen test: reported, never tuned on.
     Test,
 }
 
@@ -31,10 +33,12 @@ pub enum SplitChoice {
     Dev,
     /// The frozen test pages: reported once per change, never tuned on.
     Test,
+    /// Every page, whatever its part.
     All,
 }
 
 impl SplitChoice {
+    /// Whether a page in `split` is evaluated under this choice.
     pub fn keeps(self, split: Split) -> bool {
         match self {
             SplitChoice::Dev => split == Split::Dev,

@@ -36,6 +36,7 @@ pub const DEFAULT_SIZE: usize = 3;
 /// The chosen pages: the key page first, then the CS in link order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SampleResult {
+    /// The key page, then the CS members (fewer than `size` when no full CS was found).
     pub pages: Vec<Url>,
     /// Pages loaded, the key page included.
     pub loads: usize,
@@ -46,8 +47,15 @@ pub struct SampleResult {
 /// Why a sample could not be taken.
 #[derive(Debug, Error)]
 pub enum SampleError {
+    /// The key page itself could not be loaded, so there are no links to sample from.
     #[error("cannot load the key page {url}: {reason}")]
-    KeyPage { url: String, reason: String },
+    KeyPage {
+        /// The key page's URL.
+        url: String,
+        /// The [`PageSource`]'s error sentence.
+        reason: String,
+    },
+    /// [`sample`] was asked for a CS of size 0.
     #[error("the complete-subdigraph size must be at least 1")]
     ZeroSize,
 }

@@ -13,6 +13,7 @@ use crate::sitelevel::site::load_page;
 
 /// Loads the page behind a URL; the error is a sentence naming the cause.
 pub trait PageSource {
+    /// Loads and parses the page at `url`; `Err` holds why it could not be used.
     fn load(&mut self, url: &Url) -> Result<Page, String>;
 
     /// The URL a link is known by; two links to one page must give the same URL.
@@ -24,6 +25,7 @@ pub trait PageSource {
 /// Pages of a saved site: `file://` URLs, a directory meaning its `index.html`.
 #[derive(Debug, Clone, Default)]
 pub struct DiskSource {
+    /// Size limits for parsing each saved page.
     pub limits: ParseLimits,
     /// The site's web root, for sites saved with root-absolute links (`/css/x.css`): a file
     /// URL outside this directory is taken as relative to it.
@@ -69,6 +71,8 @@ pub struct HttpSource {
 }
 
 impl HttpSource {
+    /// A source that waits at least `delay` between requests and gives each request
+    /// `timeout` (connect, each read and in total); same-host redirects only.
     pub fn new(delay: Duration, timeout: Duration) -> HttpSource {
         HttpSource {
             client: HttpClient::new(HttpOptions {
