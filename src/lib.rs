@@ -52,6 +52,8 @@
 //! # }
 //! ```
 
+#![warn(missing_docs)]
+
 /// What a caller scoring pages needs, in one import.
 pub mod prelude {
     pub use crate::batch::{PageInput, PlacementOptions, score_batch};

@@ -91,7 +91,9 @@ pub const VIEWPORT: Viewport = Viewport {
 /// Width and height in CSS pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Viewport {
+    /// Width in CSS px.
     pub width: u32,
+    /// Height in CSS px.
     pub height: u32,
 }
 
@@ -99,9 +101,13 @@ pub struct Viewport {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(into = "[f64; 4]", from = "[f64; 4]")]
 pub struct LayoutBox {
+    /// Left edge, CSS px from the document's left.
     pub x: f64,
+    /// Top edge, CSS px from the document's top.
     pub y: f64,
+    /// Width in CSS px.
     pub width: f64,
+    /// Height in CSS px.
     pub height: f64,
 }
 
@@ -133,6 +139,7 @@ impl From<[f64; 4]> for LayoutBox {
 /// box (`display: none`, `<head>` content, elements the browser dropped).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Layout {
+    /// One entry per element, indexed by [`NodeId::index`].
     pub boxes: Vec<Option<LayoutBox>>,
     /// Elements with a box that is not painted (`visibility: hidden | collapse`), sorted: they
     /// take their place in the layout, but their text is never seen.
@@ -140,14 +147,18 @@ pub struct Layout {
     pub unpainted: Vec<NodeId>,
     /// Size of the whole laid-out document (scroll width and height).
     pub page_width: f64,
+    /// Height of the whole laid-out document, CSS px.
     pub page_height: f64,
+    /// The viewport the page was laid out in.
     pub viewport: Viewport,
 }
 
 /// A page with its layout: the input of feature extraction, whichever [`LayoutSource`] laid it out.
 #[derive(Debug, Clone)]
 pub struct LaidOutPage {
+    /// The parsed page.
     pub page: Page,
+    /// Its boxes, one per element of `page.dom`.
     pub layout: Layout,
     /// Wall time spent laying the page out (0 when it came from the cache).
     pub layout_ms: f64,
@@ -155,6 +166,7 @@ pub struct LaidOutPage {
     pub parse_ms: f64,
     /// A JPEG screenshot of the page's top, when asked of a browser.
     pub screenshot: Option<Vec<u8>>,
+    /// True when the boxes were read from a cache or a snapshot, not computed now.
     pub from_cache: bool,
 }
 

@@ -17,22 +17,34 @@ pub const SNAPSHOT_FORMAT_VERSION: u32 = 3;
 /// The `pagelevel render` output: nodes in document order.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Snapshot {
+    /// [`SNAPSHOT_FORMAT_VERSION`] of the writer; a reader refuses another.
     pub format_version: u32,
+    /// The page's URL (`file://` for saved pages), when known.
     pub url: Option<String>,
+    /// The page's `<title>`.
     pub title: String,
+    /// The character encoding the page was decoded with (e.g. `UTF-8`, `windows-1252`).
     pub encoding: String,
+    /// The viewport the page was laid out in.
     pub viewport: Viewport,
+    /// Width of the laid-out document, CSS px.
     pub page_width: f64,
+    /// Height of the laid-out document, CSS px.
     pub page_height: f64,
+    /// Milliseconds the layout took (0 when it came from the cache).
     pub render_ms: f64,
+    /// Every element in document order.
     pub nodes: Vec<SnapshotNode>,
 }
 
 /// One element of a snapshot.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SnapshotNode {
+    /// The element's index in document order.
     pub id: NodeId,
+    /// Its parent's id; `None` for `<html>`.
     pub parent: Option<NodeId>,
+    /// Lower-case tag name.
     pub tag: String,
     /// `[x, y, width, height]` in page pixels, `null` without a layout box.
     #[serde(rename = "box")]
@@ -40,7 +52,9 @@ pub struct SnapshotNode {
     /// True for an element laid out but not painted (`visibility: hidden | collapse`).
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub unpainted: bool,
+    /// Nesting depth (`<html>` is 0).
     pub depth: u32,
+    /// Bytes of the element's serialized HTML, its subtree included.
     pub html_bytes: u64,
     /// The element's own text (not its descendants'), whitespace collapsed.
     #[serde(skip_serializing_if = "String::is_empty", default)]

@@ -8,6 +8,7 @@ use url::Url;
 /// A page to score: its bytes and where it lives.
 #[derive(Debug, Clone)]
 pub struct PageSource {
+    /// The page as served or saved, not yet decoded.
     pub bytes: Vec<u8>,
     /// The page's URL, for resolving its links (not fetched).
     pub url: Option<Url>,

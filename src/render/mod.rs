@@ -31,14 +31,19 @@ use gate::ServedPage;
 /// Why a page could not be rendered.
 #[derive(Debug, Error)]
 pub enum RenderError {
+    /// The page itself was refused before rendering (empty, binary, beyond the limits).
     #[error(transparent)]
     Page(#[from] PageError),
+    /// No Chromium binary where one was looked for; says where.
     #[error("Chromium not found: {0}")]
     NoChromium(String),
+    /// The browser process did not start or its DevTools connection failed.
     #[error("could not start Chromium: {0}")]
     Launch(String),
+    /// The browser hung, crashed or refused this page; the next page gets a new browser.
     #[error("the browser failed on this page (it was restarted): {0}")]
     Browser(String),
+    /// The loopback proxy every browser request goes through could not listen.
     #[error("could not start the local network gate: {0}")]
     Gate(std::io::Error),
 }
@@ -54,9 +59,11 @@ pub struct RenderOptions {
     pub load_budget: Duration,
     /// Longest a single browser call may take before the browser is declared hung.
     pub call_timeout: Duration,
+    /// The window pages are laid out in ([`VIEWPORT`] by default).
     pub viewport: Viewport,
     /// Layout cache; `None` renders every page afresh.
     pub cache: Option<LayoutCache>,
+    /// Pages beyond these limits are refused before rendering.
     pub limits: ParseLimits,
     /// Take a screenshot of every page (for the HTML report); such pages bypass the cache.
     pub screenshot: bool,

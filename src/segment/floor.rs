@@ -76,6 +76,7 @@ impl WordsByTemplateness {
         }
     }
 
+    /// Words of running text on the page.
     pub fn total(&self) -> usize {
         self.total
     }
@@ -141,9 +142,9 @@ impl ContentFloor {
     }
 
     /// The threshold to apply on this page given the configured one: unchanged when the page
-    /// keeps some content (at least [`NO_CONTENT_BELOW`] visible words); else just above the
-    /// lowest templateness at which [`FLOOR_RUNNING_WORDS`] running words are kept, or, on a
-    /// page with less than [`MIN_CONTENT_WORDS`] of running text, [`NO_CONTENT_BELOW`] visible
+    /// keeps some content (at least `NO_CONTENT_BELOW` (10) visible words); else just above the
+    /// lowest templateness at which `FLOOR_RUNNING_WORDS` (20) running words are kept, or, on a
+    /// page with less than [`MIN_CONTENT_WORDS`] of running text, `NO_CONTENT_BELOW` (10) visible
     /// words.
     pub fn threshold_for(&self, threshold: f64) -> f64 {
         if self.visible.kept_below(threshold) >= NO_CONTENT_BELOW {

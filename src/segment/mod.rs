@@ -23,6 +23,8 @@ pub struct NodeVerdict {
     pub score: Option<f64>,
     /// Smoothed templateness; `None` for hidden nodes.
     pub smoothed: Option<f64>,
+    /// True when the element is template on this page (its templateness ≥ the page's
+    /// threshold).
     pub template: bool,
     /// The root of the section the node belongs to.
     pub section: NodeId,
@@ -45,7 +47,9 @@ pub struct Section {
 /// A scored page.
 #[derive(Debug, Clone)]
 pub struct SegmentedPage {
+    /// The verdict on every element, indexed by [`NodeId::index`].
     pub nodes: Vec<NodeVerdict>,
+    /// The sections in document order.
     pub sections: Vec<Section>,
     /// The smoothed templateness deciding each element: its own, or that of the visible node
     /// it is rolled into (0 for elements outside the laid-out tree).
@@ -58,6 +62,7 @@ pub struct SegmentedPage {
     /// The page's running text by templateness: the threshold it would apply for any
     /// configured one ([`ContentFloor::threshold_for`]).
     pub floor: ContentFloor,
+    /// All visible text not marked template, paragraphs separated by blank lines.
     pub content_text: String,
     /// Share of the page's visible text characters that are template.
     pub template_text_share: f64,

@@ -57,7 +57,7 @@ const NEVER_SHOWN_CONTENT: &[&str] = &["iframe", "object", "embed", "template", 
 
 /// Whether each element's own text is seen by a reader: the element has a layout box (so it is
 /// not `display: none`) that is painted (not `visibility: hidden`), is not code or
-/// styling ([`Dom::is_visible_text_parent`]), is not inside [`NEVER_SHOWN_CONTENT`] or an
+/// styling ([`Dom::is_visible_text_parent`]), is not inside `NEVER_SHOWN_CONTENT` or an
 /// `aria-hidden="true"` subtree, and its box is not a screen-reader-only sliver (at most 1 px
 /// wide or high) or placed entirely off the page ("Skip to content" links).
 pub fn text_visibility(rendered: &LaidOutPage) -> Vec<bool> {

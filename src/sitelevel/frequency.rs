@@ -5,7 +5,7 @@
 //! occurs on at least θ of the pages (default θ = 0.10), and every internal element with more
 //! than 85% of its HTML bytes inside template elements.
 //!
-//! **What is hashed:** the normalized subtree content of [`super::subtree`] — tag names, visible
+//! **What is hashed:** the normalized subtree content of `sitelevel::subtree` — tag names, visible
 //! text with whitespace collapsed, link targets without fragments, in document order; other
 //! attributes are ignored. A hash is counted once per page however often it repeats there.
 //!

@@ -6,7 +6,7 @@
 //! attributes sorted by name and values whitespace-collapsed; an end tag is `</tag>` for elements
 //! with content (an empty element's end tag adds nothing); a snippet is the visible text of one text node with whitespace collapsed;
 //! every token is lowercased. In `href` and `src` values the `#fragment` and a Wayback Machine
-//! capture prefix are dropped (as in [`super::subtree`]), so archived copies of one template agree. Text under `<script>`, `<style>`, `<noscript>`, `<template>`,
+//! capture prefix are dropped (as in `sitelevel::subtree`), so archived copies of one template agree. Text under `<script>`, `<style>`, `<noscript>`, `<template>`,
 //! `<head>` and `<title>` is left out (the elements stay), and so are comments and doctype,
 //! which the DOM does not keep.
 //!

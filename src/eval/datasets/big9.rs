@@ -3,7 +3,7 @@
 //! (`site  stem  year  source_html  source_gold`).
 //!
 //! A site's template changes between years, so the site group is `<site>-<year>`. Many gold
-//! files are windows-1252 (smart quotes), which [`super::read_gold_text`] handles.
+//! files are windows-1252 (smart quotes), which `read_gold_text` handles.
 
 use std::path::Path;
 

@@ -4,7 +4,7 @@
 //!
 //! **Problem.** A template is a subtree common to the DOM trees of a site's pages, spanning from
 //! the root. *FindTemplate* (Figure 5) picks two pages, extracts their common subtree with
-//! *ExtractSubTree* (Figure 6: [`mapping`]'s RTDM-TD, then retrieveTemplate), and then for each
+//! *ExtractSubTree* (Figure 6: `mapping.rs`'s RTDM-TD, then retrieveTemplate), and then for each
 //! further sample page keeps the template when the page contains it (*Match*: the mapping keeps
 //! every template node) and otherwise re-extracts the common subtree of template and page; at
 //! most [`Rtdm::max_pages`] pages are examined, in a seeded random order. *Removal* maps the
@@ -18,7 +18,7 @@
 //! current template is skipped instead of extracted. `min_kept_share = 0` is the paper's
 //! algorithm exactly. Every page still gets the final template removed.
 //!
-//! **What is compared:** the labelled trees of [`tree`] — tag names for elements (no attributes)
+//! **What is compared:** the labelled trees of `tree.rs` — tag names for elements (no attributes)
 //! and whitespace-collapsed visible text for text nodes; identical subtrees by hash.
 //!
 //! **Marks.** An element is template when the mapping keeps it and keeps every visible text
