@@ -83,4 +83,5 @@ pub mod report;
 pub mod segment;
 pub mod sitelevel;
 pub mod smooth;
+pub mod text;
 pub mod train;

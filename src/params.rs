@@ -7,7 +7,8 @@ use std::ops::Deref;
 
 use thiserror::Error;
 
-use crate::smooth::{Algorithm, Penalty};
+pub use crate::smooth::NodeWeight;
+use crate::smooth::{Algorithm, PageSmoothing, Penalty};
 
 /// Default templateness threshold: a node whose smoothed score reaches it is template. Chosen
 /// with `pagelevel eval --sweep-penalty` on kreuzer, cleaneval, cleanportaleval and big9 by the
@@ -16,20 +17,6 @@ use crate::smooth::{Algorithm, Penalty};
 /// are fitted on balanced classes, so 0.5 is not the natural cut: template nodes are the
 /// minority on real pages.
 pub const DEFAULT_THRESHOLD: f64 = 0.25;
-
-/// How much each visible node's distance from its score counts in the smoothing objective.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum NodeWeight {
-    /// The paper's: 1 + the hidden nodes rolled into the node. Many small, uncertain nodes then
-    /// outvote the large block holding them and can lift a whole article above the threshold.
-    Count,
-    /// The paper's weight × √(area / mean visible area): large, reliably scored boxes count
-    /// more, small ones less. Measured with `pagelevel eval` (t = 0.25, c = 0.01), Smooth's
-    /// template-text F1 went from below Basic to at or above it on every shared set (dragnet
-    /// 0.76 → 0.83, cleaneval 0.55 → 0.58, l3s-gn1 0.77 → 0.80) and Kreuzer's ARI 0.35 → 0.38.
-    #[default]
-    SqrtArea,
-}
 
 /// How a page is scored after layout. Build one (start from `default()`), then
 /// [`check`](ScoringParams::check) it.
@@ -76,6 +63,20 @@ pub enum ParamsError {
 }
 
 impl ScoringParams {
+    /// What the smoothing stage does with these parameters.
+    pub fn smoothing(&self) -> PageSmoothing {
+        match self.smooth {
+            true => PageSmoothing::Smooth {
+                penalty: self.penalty,
+                weight: self.weight,
+                algorithm: self.algorithm,
+            },
+            false => PageSmoothing::Basic {
+                threshold: self.threshold,
+            },
+        }
+    }
+
     /// Checks every value once; the stages then trust them.
     pub fn check(self) -> Result<ValidParams, ParamsError> {
         if !(0.0..=1.0).contains(&self.threshold) {

@@ -20,8 +20,9 @@ use crate::layout::{LaidOutPage, LayoutError, LayoutSource};
 use crate::model::TemplateModel;
 use crate::page::{Page, PageError, PageSource, ParseLimits};
 use crate::params::{ParamsError, ValidParams};
-use crate::segment::{SegmentedPage, paragraphs, segment};
+use crate::segment::{SegmentedPage, segment};
 use crate::smooth::{PageSmoothError, SmoothedPage, smooth_page};
+use crate::text::paragraphs;
 
 /// Why a page could not be scored.
 #[derive(Debug, Error)]
@@ -96,7 +97,7 @@ pub fn smooth_laid_out(
     let features_done = Instant::now();
     let scores = model.score(&page_features);
     let classify_done = Instant::now();
-    let smoothed = smooth_page(laid_out, &page_features, scores, model, params)?;
+    let smoothed = smooth_page(laid_out, &page_features, scores, model, &params.smoothing())?;
     let timings = StageTimings {
         parse_ms: laid_out.parse_ms,
         layout_ms: laid_out.layout_ms,

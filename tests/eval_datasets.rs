@@ -5,8 +5,9 @@ use pagelevel::eval::annotated::{ElementMark, marked_text};
 use pagelevel::eval::datasets::L3sClass;
 use pagelevel::eval::{
     Dataset, DatasetSpec, EvalError, Gold, L3sMapping, LabelledPage, MainText, WordTruth,
-    load_dataset, page_truth, word_tokens,
+    load_dataset, page_truth,
 };
+use pagelevel::text::word_tokens;
 
 const LABELLED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/datasets/labeled");
 

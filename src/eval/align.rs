@@ -25,14 +25,6 @@ use std::collections::HashMap;
 /// eighth of this in bytes: 32 MiB). A 20k × 5k page needs 100M cells, well inside.
 pub const MAX_DP_CELLS: usize = 1 << 28;
 
-/// The words of `text`: maximal runs of alphanumeric characters, lowercased.
-pub fn word_tokens(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|token| !token.is_empty())
-        .map(str::to_lowercase)
-        .collect()
-}
-
 /// For each page word, whether the alignment matches it with a gold word.
 pub fn align_gold_words(page_words: &[&str], gold_words: &[&str]) -> Vec<bool> {
     align_words(page_words, gold_words)
@@ -231,6 +223,7 @@ fn bit_parallel_lcs(page: &[u32], gold: &[u32]) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::word_tokens;
     use proptest::prelude::*;
 
     fn words(text: &str) -> Vec<&str> {

@@ -202,7 +202,13 @@ impl PageRuns {
             params.smooth = smooth;
             params.penalty.scale = scale;
             let params = params.check()?;
-            let smoothed = smooth_page(laid_out, &page_features, scores.clone(), model, &params)?;
+            let smoothed = smooth_page(
+                laid_out,
+                &page_features,
+                scores.clone(),
+                model,
+                &params.smoothing(),
+            )?;
             let segmented = segment(laid_out, &smoothed, &params);
             let segmentation = if smooth {
                 Segmentation::of(&segmented, dom, params.content_floor)

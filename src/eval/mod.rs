@@ -33,7 +33,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-pub use align::{align_gold_words, align_words, word_tokens};
+pub use align::{align_gold_words, align_words};
 pub use datasets::{
     BlockAnnotation, Dataset, DatasetFormat, DatasetSpec, Gold, LabelledBlock, LabelledPage,
     MainText, load_dataset,

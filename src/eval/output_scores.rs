@@ -7,9 +7,10 @@
 
 use serde::Serialize;
 
-use super::align::{align_words, word_tokens};
+use super::align::align_words;
 use super::metrics::{Counts, MacroAverage};
 use super::summary::PrecisionRecall;
+use crate::text::word_tokens;
 
 /// Pages with at least this many gold words must never come out empty.
 pub const MIN_GOLD_WORDS: usize = 50;

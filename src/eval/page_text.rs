@@ -13,7 +13,7 @@
 
 use crate::page::{Dom, NodeId};
 
-use super::align::word_tokens;
+use crate::text::word_tokens;
 
 /// One visible word.
 #[derive(Debug, Clone, PartialEq, Eq)]

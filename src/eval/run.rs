@@ -10,8 +10,8 @@ use crate::layout::LayoutSource;
 use crate::model::TemplateModel;
 use crate::page::{PageSource, ParseLimits};
 use crate::pipeline::{ScoreError, lay_out_page};
-use crate::segment::text_visibility;
 use crate::sitelevel::Method;
+use crate::text::text_visibility;
 
 use super::datasets::{DatasetFormat, DatasetSpec, LabelledPage};
 use super::evaluate::{

@@ -20,10 +20,11 @@
 //! - native marked pages: the innermost `data-pagelevel` mark decides; unmarked text is content.
 
 use super::EvalError;
-use super::align::{align_words, word_tokens};
+use super::align::align_words;
 use super::annotated::{ElementMark, attribute, marked_text};
 use super::datasets::native::MARK_ATTRIBUTE;
 use super::datasets::{Gold, L3sClass, kreuzer, read_annotated_html};
+use crate::text::word_tokens;
 
 /// The gold label of one page word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

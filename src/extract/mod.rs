@@ -14,7 +14,8 @@
 mod regions;
 
 use crate::page::{Dom, NodeId};
-use crate::segment::{MIN_CONTENT_WORDS, Paragraph, WordsByTemplateness};
+use crate::segment::{MIN_CONTENT_WORDS, WordsByTemplateness};
+use crate::text::Paragraph;
 
 pub use regions::{Region, regions};
 

@@ -1,6 +1,6 @@
 use super::*;
 use crate::page::{Page, ParseLimits};
-use crate::segment::paragraphs;
+use crate::text::paragraphs;
 
 const ARTICLE: &str = r#"<html><head><title>Storm floods the valley | Daily News</title></head><body>
 <div class="site-header"><a href="/">Daily News</a></div>

@@ -6,8 +6,8 @@
 //! paragraph of running text ([`ContentFloor::threshold_for`]). The decision is then relative to the page as well
 //! as absolute; the scores and sections themselves are unchanged.
 
-use super::text::Paragraph;
 use crate::page::Dom;
+use crate::text::Paragraph;
 
 /// A page with at least this many words of running text has an article-sized text to keep.
 pub const MIN_CONTENT_WORDS: usize = 50;

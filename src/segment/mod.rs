@@ -4,7 +4,6 @@
 //! box is never content.
 
 mod floor;
-mod text;
 
 use serde::Serialize;
 
@@ -12,9 +11,9 @@ use crate::layout::LaidOutPage;
 use crate::page::NodeId;
 use crate::params::ValidParams;
 use crate::smooth::SmoothedPage;
+use crate::text::{content_text, paragraphs, text_visibility, visible_text_chars};
 
 pub use floor::{ContentFloor, MIN_CONTENT_WORDS, WordsByTemplateness};
-pub use text::{Paragraph, content_text, paragraphs, text_visibility, visible_text_chars};
 
 /// The verdict on one element.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]

@@ -26,8 +26,8 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use super::subtree::{SubtreeFacts, link_target};
 use super::{SiteLevelError, SiteTemplateDetector, TemplateMarks, require_pages};
-use crate::eval::align::word_tokens;
 use crate::page::{Child, Dom, NodeId, Page};
+use crate::text::word_tokens;
 
 /// Tokens per shingle window (Broder et al. use word windows of a few words).
 pub const WINDOW: usize = 4;

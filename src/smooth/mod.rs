@@ -37,7 +37,7 @@ pub mod penalty;
 mod tree;
 
 pub use error::{PenaltyError, SmoothError, TreeError};
-pub use page::{PageSmoothError, SmoothedPage, smooth_page};
+pub use page::{NodeWeight, PageSmoothError, PageSmoothing, SmoothedPage, smooth_page};
 pub use paper::PAPER_TABLE_LIMIT_BYTES;
 pub use penalty::{Penalty, PenaltyScheme, VisibleTree, penalties, roll_up_hidden};
 pub use tree::RootedTree;

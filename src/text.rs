@@ -1,10 +1,18 @@
-//! Reading text off a rendered page, once for every stage that needs it: which text a person
-//! sees ([`text_visibility`]), the paragraphs it forms ([`paragraphs`]: a new block-level
-//! element or a `<br>` starts one), and the content text — the visible text of non-template
-//! elements, one paragraph per line pair.
+//! Reading text off a page, once for every stage that needs it: which text a person sees
+//! ([`text_visibility`]), the paragraphs it forms ([`paragraphs`]: a new block-level element or
+//! a `<br>` starts one), the content text — the visible text of non-template elements, one
+//! paragraph per line pair — and the words every comparison of texts counts ([`word_tokens`]).
 
 use crate::layout::LaidOutPage;
 use crate::page::{Child, Dom, NodeId};
+
+/// The words of `text`: maximal runs of alphanumeric characters, lowercased.
+pub fn word_tokens(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|token| !token.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
 
 /// Elements that start a new block of text (HTML's block-level and table/list boxes).
 const BLOCK_ELEMENTS: &[&str] = &[
