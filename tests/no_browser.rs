@@ -146,3 +146,80 @@ fn the_library_scores_supplied_boxes_in_a_process_that_cannot_find_chromium() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+#[test]
+fn the_native_layout_scores_a_page_with_no_chromium_reachable() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let output = succeed(
+        without_chromium(&mut pagelevel(cache.path()))
+            .args(["score", "--layout", "native", "--format", "main"])
+            .arg(example_page()),
+    );
+    let main = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        main.contains("GNU is a Unix-like operating system"),
+        "{main}"
+    );
+    assert!(
+        !main.contains("Copyright Infringement Notification"),
+        "{main}"
+    );
+}
+
+#[test]
+fn a_native_snapshot_scores_back_like_the_native_layout() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let work = tempfile::tempdir().expect("temp dir");
+    let snapshot = work.path().join("native.json");
+    succeed(
+        without_chromium(&mut pagelevel(cache.path()))
+            .args(["render", "--layout", "native", "-o"])
+            .arg(&snapshot)
+            .arg(example_page()),
+    );
+    let score = |extra: &[&str]| -> serde_json::Value {
+        let output = succeed(
+            without_chromium(&mut pagelevel(cache.path()))
+                .args(["score", "--format", "jsonl"])
+                .args(extra)
+                .arg(example_page()),
+        );
+        serde_json::from_slice(&output.stdout).expect("one JSON line")
+    };
+    let native = score(&["--layout", "native"]);
+    let snapshot = score(&["--snapshot", snapshot.to_str().expect("utf-8 path")]);
+    assert_eq!(native["main_text"], snapshot["main_text"]);
+    assert_eq!(native["sections"], snapshot["sections"]);
+}
+
+#[test]
+fn the_native_layout_opens_no_connection_even_to_loopback() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let port = listener.local_addr().expect("address").port();
+    listener.set_nonblocking(true).expect("non-blocking");
+    let work = tempfile::tempdir().expect("temp dir");
+    let page = work.path().join("page.html");
+    let remote = format!("http://127.0.0.1:{port}");
+    std::fs::write(
+        &page,
+        format!(
+            "<html><head><link rel=stylesheet href='{remote}/a.css'>\
+             <style>@import url('{remote}/b.css'); body {{ background: url('{remote}/c.png') }}</style>\
+             </head><body><img src='{remote}/d.png'><iframe src='{remote}/e.html'></iframe>\
+             <p>Text of a page whose every resource is on a server that counts connections.</p>\
+             </body></html>"
+        ),
+    )
+    .expect("write");
+    let cache = tempfile::tempdir().expect("temp dir");
+    succeed(
+        without_chromium(&mut pagelevel(cache.path()))
+            .args(["score", "--layout", "native"])
+            .arg(&page),
+    );
+    let mut connections = 0;
+    while listener.accept().is_ok() {
+        connections += 1;
+    }
+    assert_eq!(connections, 0, "the native layout reached the network");
+}

@@ -14,7 +14,6 @@ use pagelevel::eval::{
     DatasetReport, DatasetSpec, EvalEvent, EvalOptions, SweepGrid, evaluate, load_dataset,
     write_report,
 };
-use pagelevel::render::Renderer;
 
 use super::Outcome;
 use super::browser::{BrowserArgs, load_model};
@@ -86,7 +85,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<Outcome> {
         dataset.pages.truncate(args.limit.unwrap_or(usize::MAX));
         datasets.push((spec.clone(), dataset));
     }
-    let mut renderer = Renderer::new(args.browser.render_options())?;
+    let mut layout = args.browser.layout_source(args.browser.render_options())?;
     let total: usize = datasets.iter().map(|(_, d)| d.pages.len()).sum();
     let bar = super::page_progress(
         total as u64,
@@ -98,7 +97,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<Outcome> {
         &datasets,
         &model,
         &options,
-        &mut renderer,
+        layout.as_mut(),
         &args.browser.limits(),
         &mut |event| match event {
             EvalEvent::Dataset(spec) => bar.set_message(spec.format.name()),

@@ -1,4 +1,5 @@
-//! `pagelevel render`: lays pages out in headless Chromium and writes their snapshots.
+//! `pagelevel render`: lays pages out (headless Chromium, or `--layout native`) and writes their
+//! snapshots.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -7,7 +8,9 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::Args;
 use pagelevel::batch::{PageInput, PlacementOptions, expand_inputs, page_source};
-use pagelevel::render::{RenderOptions, Renderer};
+use pagelevel::layout::LayoutSource;
+use pagelevel::pipeline::lay_out_page;
+use pagelevel::render::RenderOptions;
 
 use super::Outcome;
 use super::browser::BrowserArgs;
@@ -75,7 +78,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<Outcome> {
         call_timeout: Duration::from_secs_f64(args.timeout.max(1.0)),
         ..args.browser.render_options()
     };
-    let mut renderer = Renderer::new(options)?;
+    let mut layout = args.browser.layout_source(options)?;
     if let Some(directory) = &args.out_dir {
         std::fs::create_dir_all(directory)
             .with_context(|| format!("cannot create {}", directory.display()))?;
@@ -84,7 +87,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<Outcome> {
     let mut render_times = Vec::new();
     let mut failed = 0;
     for path in &pages {
-        match render_one(&mut renderer, path, &args) {
+        match render_one(layout.as_mut(), path, &args) {
             Ok(render_ms) => {
                 if let Some(ms) = render_ms {
                     render_times.push(ms);
@@ -112,7 +115,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<Outcome> {
 
 /// Renders one page and writes its snapshot; returns the browser time (None when cached).
 fn render_one(
-    renderer: &mut Renderer,
+    layout: &mut dyn LayoutSource,
     path: &Path,
     args: &RenderArgs,
 ) -> anyhow::Result<Option<f64>> {
@@ -122,8 +125,7 @@ fn render_one(
         url: args.url.clone(),
     };
     let source = page_source(&PageInput::File(path.to_path_buf()), &placement)?;
-    let rendered = renderer
-        .render(&source)
+    let rendered = lay_out_page(layout, &source, &args.browser.limits())
         .with_context(|| format!("cannot render {}", path.display()))?;
     let json = serde_json::to_string(&rendered.snapshot())?;
     match (&args.output, &args.out_dir) {

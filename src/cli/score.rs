@@ -11,7 +11,7 @@ use pagelevel::batch::{PlacementOptions, expand_inputs, score_batch};
 use pagelevel::layout::{LayoutSource, SnapshotLayout};
 use pagelevel::output::{OutputFormat, OutputWriter};
 use pagelevel::pipeline::Scorer;
-use pagelevel::render::{RenderOptions, Renderer};
+use pagelevel::render::RenderOptions;
 use pagelevel::report::{batch_report_path, html_report};
 
 use super::Outcome;
@@ -179,5 +179,5 @@ fn layout_source(args: &ScoreArgs) -> anyhow::Result<Box<dyn LayoutSource>> {
         screenshot: args.report.is_some(),
         ..args.browser.render_options()
     };
-    Ok(Box::new(Renderer::new(render)?))
+    args.browser.layout_source(render)
 }

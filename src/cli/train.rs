@@ -12,7 +12,7 @@ use pagelevel::sitelevel::Method;
 use pagelevel::train::{TrainOptions, TrainProgress, read_sites_file, train, write_report};
 
 use super::Outcome;
-use super::browser::BrowserArgs;
+use super::browser::{BrowserArgs, LayoutChoice};
 
 /// Train the page-level template classifier from site-level labels of many sites.
 #[derive(Debug, Args)]
@@ -123,6 +123,10 @@ pub fn run(args: TrainArgs) -> anyhow::Result<Outcome> {
             ..CrawlOptions::default()
         },
     };
+    if args.browser.layout != LayoutChoice::Chromium {
+        // The training code lays pages out through the Chromium renderer and its cache.
+        anyhow::bail!("train lays pages out with Chromium only so far (--layout chromium)");
+    }
     let mut renderer = Renderer::new(args.browser.render_options())?;
     let bar = super::page_progress(
         0,

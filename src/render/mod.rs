@@ -6,6 +6,7 @@
 mod browser;
 mod cache;
 mod gate;
+mod native;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -20,6 +21,7 @@ use crate::page::{Page, PageError, PageSource, ParseLimits, SerializeOptions, se
 pub use browser::{NODE_ID_ATTRIBUTE, find_chromium};
 pub use cache::{LayoutCache, cache_key};
 pub use gate::Gate;
+pub use native::{NATIVE_LAYOUT_BUDGET, NativeLayoutError, lay_out_native};
 
 /// Screenshots stop this far down a page: enough to judge a page's template, and a report
 /// stays a few megabytes.
@@ -279,5 +281,30 @@ impl LayoutSource for Renderer {
     fn lay_out(&mut self, page: &Page, source: &PageSource) -> Result<LaidOut, LayoutError> {
         self.render_parsed(page, source)
             .map_err(|error| LayoutError::Engine(Box::new(error)))
+    }
+}
+
+/// The native layout engine (Blitz, in-process) as a layout source: no browser process, no
+/// network, the page's local CSS only; no screenshots and no page JavaScript.
+#[derive(Debug, Clone, Copy)]
+pub struct NativeLayout {
+    viewport: Viewport,
+}
+
+impl Default for NativeLayout {
+    fn default() -> Self {
+        NativeLayout { viewport: VIEWPORT }
+    }
+}
+
+impl LayoutSource for NativeLayout {
+    fn lay_out(&mut self, page: &Page, source: &PageSource) -> Result<LaidOut, LayoutError> {
+        let layout = lay_out_native(page, source, self.viewport)
+            .map_err(|error| LayoutError::Engine(Box::new(error)))?;
+        Ok(LaidOut {
+            layout,
+            screenshot: None,
+            from_cache: false,
+        })
     }
 }
