@@ -223,3 +223,28 @@ fn the_native_layout_opens_no_connection_even_to_loopback() {
     }
     assert_eq!(connections, 0, "the native layout reached the network");
 }
+
+#[test]
+fn a_model_trained_on_chromium_layouts_refuses_native_boxes_unless_forced() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let chromium_model =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/default.json");
+    let refused = without_chromium(&mut pagelevel(cache.path()))
+        .args(["score", "--layout", "native", "--model"])
+        .arg(&chromium_model)
+        .arg(example_page())
+        .output()
+        .expect("runs");
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("trained on chromium layouts") && stderr.contains("--force"),
+        "{stderr}"
+    );
+    succeed(
+        without_chromium(&mut pagelevel(cache.path()))
+            .args(["score", "--layout", "native", "--force", "--model"])
+            .arg(&chromium_model)
+            .arg(example_page()),
+    );
+}

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use pagelevel::layout::LayoutSource;
-use pagelevel::model::TemplateModel;
+use pagelevel::model::{LayoutEngine, TemplateModel};
 use pagelevel::page::ParseLimits;
 use pagelevel::render::{LayoutCache, NativeLayout, RenderOptions, Renderer};
 
@@ -73,6 +73,16 @@ impl BrowserArgs {
     }
 }
 
+impl LayoutChoice {
+    /// The engine as a model records it.
+    pub fn engine(self) -> LayoutEngine {
+        match self {
+            LayoutChoice::Chromium => LayoutEngine::Chromium,
+            LayoutChoice::Native => LayoutEngine::Native,
+        }
+    }
+}
+
 impl BrowserArgs {
     /// The chosen layout engine; `render` adjusts the Chromium options (scripts, screenshots).
     pub fn layout_source(&self, render: RenderOptions) -> anyhow::Result<Box<dyn LayoutSource>> {
@@ -88,7 +98,40 @@ impl BrowserArgs {
     }
 }
 
-/// The model at `path`, or the one shipped with pagelevel.
+/// The model a scoring command uses, and whether it may score another engine's layouts.
+#[derive(Debug, Args)]
+pub struct ModelArgs {
+    /// Model file (default: the model shipped with pagelevel for the chosen --layout).
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+    /// Score with a model trained on another layout engine's boxes.
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl ModelArgs {
+    /// The model for pages laid out by `layout`: the one named, or the shipped one trained
+    /// on that engine; a model trained on another engine is refused unless forced.
+    pub fn load(&self, engine: LayoutEngine) -> anyhow::Result<TemplateModel> {
+        let Some(path) = &self.model else {
+            return Ok(TemplateModel::builtin_for(engine)?);
+        };
+        let model = TemplateModel::load(path)?;
+        if model.layout_engine != engine && !self.force {
+            anyhow::bail!(
+                "{} was trained on {} layouts; --layout {} gives boxes its coefficients were not \
+                 fitted to (use a model trained with --layout {}, or --force)",
+                path.display(),
+                model.layout_engine.name(),
+                engine.name(),
+                engine.name()
+            );
+        }
+        Ok(model)
+    }
+}
+
+/// The model at `path`/// The model at `path`, or the one shipped with pagelevel.
 pub fn load_model(path: Option<&Path>) -> anyhow::Result<TemplateModel> {
     Ok(match path {
         Some(path) => TemplateModel::load(path)?,

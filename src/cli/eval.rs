@@ -16,7 +16,7 @@ use pagelevel::eval::{
 };
 
 use super::Outcome;
-use super::browser::{BrowserArgs, load_model};
+use super::browser::{BrowserArgs, ModelArgs};
 use super::scoring::ScoringArgs;
 
 /// Evaluate PageLevel on labelled datasets.
@@ -26,9 +26,8 @@ pub struct EvalArgs {
     /// cleanportaleval, dragnet, big9, kreuzer, native.
     #[arg(long = "dataset", required = true, value_name = "FORMAT:PATH")]
     datasets: Vec<DatasetSpec>,
-    /// Model file (default: the model shipped with pagelevel).
-    #[arg(long)]
-    model: Option<PathBuf>,
+    #[command(flatten)]
+    model: ModelArgs,
     /// Write per-page CSV, summary markdown/JSON, sweep CSV and plots into this directory.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
@@ -68,7 +67,7 @@ pub struct EvalArgs {
 }
 
 pub fn run(args: EvalArgs) -> anyhow::Result<Outcome> {
-    let model = load_model(args.model.as_deref())?;
+    let model = args.model.load(args.browser.layout.engine())?;
     let options = EvalOptions {
         params: args.scoring.params()?,
         sweep: args.sweep_penalty.then(|| SweepGrid {

@@ -15,7 +15,7 @@ use pagelevel::render::RenderOptions;
 use pagelevel::report::{batch_report_path, html_report};
 
 use super::Outcome;
-use super::browser::{BrowserArgs, load_model};
+use super::browser::{BrowserArgs, ModelArgs};
 use super::scoring::ScoringArgs;
 
 /// How results are written.
@@ -42,9 +42,8 @@ pub struct ScoreArgs {
     /// fetched bytes with every other request blocked).
     #[arg(required = true)]
     pages: Vec<String>,
-    /// Model file (default: the model shipped with pagelevel).
-    #[arg(long)]
-    model: Option<PathBuf>,
+    #[command(flatten)]
+    model: ModelArgs,
     #[command(flatten)]
     scoring: ScoringArgs,
     /// Take the layout from this snapshot of `pagelevel render` (made from the same page)
@@ -92,12 +91,25 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
             pages.len()
         );
     }
-    let model = load_model(args.model.as_deref())?;
+    let snapshot = args
+        .snapshot
+        .as_deref()
+        .map(SnapshotLayout::read)
+        .transpose()?;
+    // A snapshot's boxes are its engine's: the model must be that engine's too.
+    let engine = snapshot
+        .as_ref()
+        .map_or(args.browser.layout.engine(), SnapshotLayout::engine);
+    let model = args.model.load(engine)?;
     let params = args.scoring.params()?;
     let jobs = args.jobs.clamp(1, pages.len().max(1));
     let mut scorers = Vec::with_capacity(jobs);
     for _ in 0..jobs {
-        let scorer = Scorer::new(model.clone(), layout_source(&args)?, params.clone());
+        let layout: Box<dyn LayoutSource> = match &snapshot {
+            Some(snapshot) => Box::new(snapshot.clone()),
+            None => layout_source(&args)?,
+        };
+        let scorer = Scorer::new(model.clone(), layout, params.clone());
         scorers.push(scorer.with_limits(args.browser.limits()));
     }
     let format = match args
@@ -169,11 +181,8 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
     })
 }
 
-/// The snapshot when one is given, else Chromium.
+/// The chosen layout engine, with Chromium set up for this command.
 fn layout_source(args: &ScoreArgs) -> anyhow::Result<Box<dyn LayoutSource>> {
-    if let Some(snapshot) = &args.snapshot {
-        return Ok(Box::new(SnapshotLayout::read(snapshot)?));
-    }
     let render = RenderOptions {
         javascript: args.javascript,
         screenshot: args.report.is_some(),

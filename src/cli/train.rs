@@ -7,12 +7,11 @@ use clap::{Args, ValueEnum};
 use indicatif::ProgressBar;
 use pagelevel::fetch::CrawlOptions;
 use pagelevel::model::{FitOptions, SiteBalance};
-use pagelevel::render::Renderer;
 use pagelevel::sitelevel::Method;
 use pagelevel::train::{TrainOptions, TrainProgress, read_sites_file, train, write_report};
 
 use super::Outcome;
-use super::browser::{BrowserArgs, LayoutChoice};
+use super::browser::BrowserArgs;
 
 /// Train the page-level template classifier from site-level labels of many sites.
 #[derive(Debug, Args)]
@@ -122,20 +121,18 @@ pub fn run(args: TrainArgs) -> anyhow::Result<Outcome> {
             max_fetches: args.max_fetches,
             ..CrawlOptions::default()
         },
+        limits: args.browser.limits(),
     };
-    if args.browser.layout != LayoutChoice::Chromium {
-        // The training code lays pages out through the Chromium renderer and its cache.
-        anyhow::bail!("train lays pages out with Chromium only so far (--layout chromium)");
-    }
-    let mut renderer = Renderer::new(args.browser.render_options())?;
+    let mut layout = args.browser.layout_source(args.browser.render_options())?;
     let bar = super::page_progress(
         0,
         "{msg:32} {bar:30} {pos}/{len} pages ({per_sec})",
         args.quiet,
     );
     let mut progress = Bars { bar };
-    let outcome = train(&mut renderer, &sites, &options, &mut progress)?;
+    let mut outcome = train(layout.as_mut(), &sites, &options, &mut progress)?;
     progress.bar.finish_and_clear();
+    outcome.model.layout_engine = args.browser.layout.engine();
     outcome.model.save(&args.out)?;
     if let Some(directory) = &args.report {
         write_report(&outcome, directory).with_context(|| "writing the training report")?;

@@ -14,6 +14,28 @@ use crate::page::{NodeId, Page, PageSource};
 
 pub use snapshot::{SNAPSHOT_FORMAT_VERSION, Snapshot, SnapshotLayout, SnapshotNode};
 
+/// A layout engine, as models and snapshots record it: features of boxes from another engine
+/// are not what a model's coefficients were fitted to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LayoutEngine {
+    /// Headless Chromium (`render::Renderer`).
+    #[default]
+    Chromium,
+    /// Blitz in-process (`render::NativeLayout`).
+    Native,
+}
+
+impl LayoutEngine {
+    /// The engine's name as the `--layout` flag spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            LayoutEngine::Chromium => "chromium",
+            LayoutEngine::Native => "native",
+        }
+    }
+}
+
 /// Where a page's boxes come from.
 pub trait LayoutSource: Send {
     /// Lays out a parsed page; `source` says where the page lives (URL, web root, base href),

@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{LaidOut, LaidOutPage, Layout, LayoutBox, LayoutError, LayoutSource, Viewport};
+use super::{
+    LaidOut, LaidOutPage, Layout, LayoutBox, LayoutEngine, LayoutError, LayoutSource, Viewport,
+};
 use crate::page::{NodeId, Page, PageSource};
 
 /// Version of the snapshot JSON and of the render cache entries; bump it when either changes.
@@ -33,6 +35,9 @@ pub struct Snapshot {
     pub page_height: f64,
     /// Milliseconds the layout took (0 when it came from the cache).
     pub render_ms: f64,
+    /// The engine that laid the page out (Chromium for snapshots that do not say).
+    #[serde(default)]
+    pub layout_engine: LayoutEngine,
     /// Every element in document order.
     pub nodes: Vec<SnapshotNode>,
 }
@@ -66,7 +71,7 @@ pub struct SnapshotNode {
 
 impl LaidOutPage {
     /// The JSON snapshot of `pagelevel render`.
-    pub fn snapshot(&self) -> Snapshot {
+    pub fn snapshot(&self, layout_engine: LayoutEngine) -> Snapshot {
         let dom = &self.page.dom;
         Snapshot {
             format_version: SNAPSHOT_FORMAT_VERSION,
@@ -77,6 +82,7 @@ impl LaidOutPage {
             page_width: self.layout.page_width,
             page_height: self.layout.page_height,
             render_ms: self.layout_ms,
+            layout_engine,
             nodes: dom
                 .ids()
                 .map(|id| {
@@ -125,6 +131,11 @@ impl SnapshotLayout {
             path: path.to_path_buf(),
             snapshot,
         })
+    }
+
+    /// The engine that laid the snapshot's page out.
+    pub fn engine(&self) -> LayoutEngine {
+        self.snapshot.layout_engine
     }
 
     /// The first element where the snapshot and the parsed page disagree, if any.

@@ -20,8 +20,8 @@ use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    AreaBucket, BucketTraining, MODEL_FORMAT, MODEL_FORMAT_VERSION, Standardization, TemplateModel,
-    TrainingSummary,
+    AreaBucket, BucketTraining, LayoutEngine, MODEL_FORMAT, MODEL_FORMAT_VERSION, Standardization,
+    TemplateModel, TrainingSummary,
 };
 use crate::features::{FEATURE_COUNT, FEATURE_NAMES, FeatureRow};
 
@@ -149,6 +149,7 @@ pub fn fit_model(
         )?);
     }
     Ok(TemplateModel {
+        layout_engine: LayoutEngine::default(),
         format: MODEL_FORMAT.into(),
         format_version: MODEL_FORMAT_VERSION,
         feature_names: FEATURE_NAMES.iter().map(|name| name.to_string()).collect(),

@@ -28,7 +28,12 @@ pub const MODEL_FORMAT: &str = "pagelevel-model";
 pub const MODEL_FORMAT_VERSION: u32 = 1;
 
 /// The model shipped in `models/default.json`, compiled in so `score` works with no files.
+pub use crate::layout::LayoutEngine;
+
 const BUILTIN_MODEL: &str = include_str!("../../models/default.json");
+
+/// The shipped model trained on native (Blitz) layouts.
+const BUILTIN_NATIVE_MODEL: &str = include_str!("../../models/native.json");
 
 /// Why a model could not be loaded.
 #[derive(Debug, Error)]
@@ -166,12 +171,26 @@ pub struct TemplateModel {
     pub buckets: Vec<AreaBucket>,
     /// Where the labels came from and how much data there was.
     pub training: TrainingSummary,
+    /// The layout engine whose boxes the model's features were computed from (Chromium for
+    /// models written before engines were recorded).
+    #[serde(default)]
+    pub layout_engine: LayoutEngine,
 }
 
 impl TemplateModel {
     /// The model shipped with pagelevel.
     pub fn builtin() -> Result<TemplateModel, ModelError> {
         TemplateModel::from_json(BUILTIN_MODEL, "<built-in model>")
+    }
+
+    /// The model shipped with pagelevel for pages laid out by `engine`.
+    pub fn builtin_for(engine: LayoutEngine) -> Result<TemplateModel, ModelError> {
+        match engine {
+            LayoutEngine::Chromium => TemplateModel::builtin(),
+            LayoutEngine::Native => {
+                TemplateModel::from_json(BUILTIN_NATIVE_MODEL, "<built-in native-layout model>")
+            }
+        }
     }
 
     /// Reads a model file.

@@ -25,6 +25,7 @@ fn anchor_model() -> TemplateModel {
     let mut coefficients = vec![0.0; FEATURE_COUNT];
     coefficients[Feature::AnchorTextFraction as usize] = 8.0;
     TemplateModel {
+        layout_engine: crate::model::LayoutEngine::Chromium,
         format: MODEL_FORMAT.into(),
         format_version: MODEL_FORMAT_VERSION,
         feature_names: crate::features::FEATURE_NAMES

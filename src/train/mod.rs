@@ -21,13 +21,16 @@ use thiserror::Error;
 
 use crate::features;
 use crate::fetch::{CrawlOptions, FetchedPage, crawl, group_by_host, read_warc};
+use crate::layout::LayoutSource;
 use crate::model::fit::FitError;
 use crate::model::{
     BucketMetrics, FitOptions, LabelledNode, NodeMetrics, TemplateModel, TrainingSummary,
     evaluate_model, fit_model, score_nodes,
 };
 use crate::page::PageSource;
-use crate::render::{RenderError, Renderer};
+use crate::page::ParseLimits;
+use crate::pipeline::lay_out_page;
+use crate::render::RenderError;
 use crate::sitelevel::{Method, SiteTemplateDetector, frequency::Frequency, html_files};
 
 pub use report::write_report;
@@ -96,6 +99,8 @@ pub struct TrainOptions {
     pub fit: FitOptions,
     /// How `http(s)://` sites are crawled (delay, timeouts, fetch budget).
     pub crawl: CrawlOptions,
+    /// Pages beyond these limits are skipped.
+    pub limits: ParseLimits,
 }
 
 impl Default for TrainOptions {
@@ -109,6 +114,7 @@ impl Default for TrainOptions {
             seed: 7,
             fit: FitOptions::default(),
             crawl: CrawlOptions::default(),
+            limits: ParseLimits::default(),
         }
     }
 }
@@ -301,7 +307,7 @@ pub fn site_pages(site: &SiteSource, options: &TrainOptions) -> Result<Vec<SiteP
 
 /// Renders and labels the pages of one site.
 pub fn label_site(
-    renderer: &mut Renderer,
+    layout: &mut dyn LayoutSource,
     site: &SitePages,
     options: &TrainOptions,
     progress: &mut dyn TrainProgress,
@@ -319,7 +325,7 @@ pub fn label_site(
     let mut rendered = Vec::new();
     let mut failed_pages = site.unreadable.len();
     for source in &site.sources {
-        match renderer.render(source) {
+        match lay_out_page(layout, source, &options.limits) {
             Ok(page) => rendered.push(page),
             Err(cause) => {
                 failed_pages += 1;
@@ -395,7 +401,7 @@ pub fn label_site(
 /// Labels every site, fits on the training sites, validates on the held-out ones, and refits
 /// the shipped model on all of them.
 pub fn train(
-    renderer: &mut Renderer,
+    layout: &mut dyn LayoutSource,
     sites: &[ListedSite],
     options: &TrainOptions,
     progress: &mut dyn TrainProgress,
@@ -412,7 +418,7 @@ pub fn train(
             }
         };
         for site in &expanded {
-            match label_site(renderer, site, options, progress) {
+            match label_site(layout, site, options, progress) {
                 Ok(mut site) => {
                     site.summary.domain = entry.domain.clone();
                     labelled.push(site);
