@@ -1,17 +1,20 @@
 //! The non-render part of scoring one page — parse, then features, classify, smooth, segment,
 //! extract — on real pages rendered once in setup (needs Chromium). Target: ≤ 10 ms median per typical page.
 //!
+//! `native_whole_score`: the whole score with `--layout native` (parse + Blitz + every stage).
+//!
 //! Run: `cargo bench --bench score`.
 
 use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use pagelevel::model::LayoutEngine;
 use pagelevel::model::TemplateModel;
 use pagelevel::page::{Page, PageSource, ParseLimits};
 use pagelevel::params::ValidParams;
-use pagelevel::pipeline::score_laid_out;
-use pagelevel::render::{RenderOptions, Renderer};
+use pagelevel::pipeline::{Scorer, score_laid_out};
+use pagelevel::render::{NativeLayout, RenderOptions, Renderer};
 
 /// Real pages: a news article, a documentation page, a large forum page, the example page.
 const PAGES: &[(&str, &str)] = &[
@@ -58,5 +61,21 @@ fn scoring(criterion: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, scoring);
+/// The whole score of a page with the native layout: parse, Blitz layout, every stage — what
+/// `pagelevel score --layout native` costs per page, no browser. Target: median ≤ 25 ms.
+fn native_scoring(criterion: &mut Criterion) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let model = TemplateModel::builtin_for(LayoutEngine::Native).expect("the native model loads");
+    let mut scorer = Scorer::new(model, NativeLayout::default(), ValidParams::default());
+    let mut group = criterion.benchmark_group("native_whole_score");
+    for (name, relative) in PAGES {
+        let source = PageSource::from_file(&root.join(relative), None).expect("the page exists");
+        group.bench_function(*name, |bench| {
+            bench.iter(|| scorer.score(black_box(&source)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, scoring, native_scoring);
 criterion_main!(benches);

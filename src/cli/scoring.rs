@@ -51,10 +51,7 @@ impl ScoringArgs {
             },
             smooth: !self.no_smooth,
             content_floor: !self.no_content_floor,
-            algorithm: match self.algorithm {
-                AlgorithmArg::Fast => Algorithm::Fast,
-                AlgorithmArg::Paper => Algorithm::Paper,
-            },
+            algorithm: self.algorithm.into(),
         };
         // Name the flag, not the field: the user typed the flag.
         params.check().map_err(|error| match error {
@@ -90,11 +87,20 @@ enum WeightArg {
 
 /// The exact smoothing algorithm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum AlgorithmArg {
+pub enum AlgorithmArg {
     /// Piecewise-linear cost functions: work ~ n × depth.
     Fast,
     /// The paper's BuildError / IsotoneSmooth tables (the reference).
     Paper,
+}
+
+impl From<AlgorithmArg> for Algorithm {
+    fn from(choice: AlgorithmArg) -> Algorithm {
+        match choice {
+            AlgorithmArg::Fast => Algorithm::Fast,
+            AlgorithmArg::Paper => Algorithm::Paper,
+        }
+    }
 }
 
 #[cfg(test)]

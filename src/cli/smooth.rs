@@ -6,10 +6,13 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use clap::{Args, ValueEnum};
-use serde::{Deserialize, Serialize};
+use clap::Args;
 
-use pagelevel::smooth::{Algorithm, Smoothing, SmoothingProblem, generate, smooth_with};
+use super::scoring::AlgorithmArg;
+
+use pagelevel::smooth::{
+    Algorithm, Smoothing, SmoothingJson, SmoothingProblem, generate, smooth_with,
+};
 
 #[derive(Debug, Args)]
 pub struct SmoothArgs {
@@ -20,7 +23,7 @@ pub struct SmoothArgs {
     /// fast (default), or paper: the published dynamic program, kept as the reference (its
     /// memory grows as nodes × distinct scores).
     #[arg(long, value_enum)]
-    algorithm: Option<AlgorithmChoice>,
+    algorithm: Option<AlgorithmArg>,
     /// Time the algorithms on a generated DOM-shaped tree instead of reading a problem: both
     /// and their time ratio, or only the one given with --algorithm.
     #[arg(long, conflicts_with = "input")]
@@ -36,40 +39,6 @@ pub struct SmoothArgs {
     runs: usize,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum AlgorithmChoice {
-    Fast,
-    Paper,
-}
-
-impl From<AlgorithmChoice> for Algorithm {
-    fn from(choice: AlgorithmChoice) -> Algorithm {
-        match choice {
-            AlgorithmChoice::Fast => Algorithm::Fast,
-            AlgorithmChoice::Paper => Algorithm::Paper,
-        }
-    }
-}
-
-/// The input format.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ProblemJson {
-    parent: Vec<i64>,
-    score: Vec<f64>,
-    #[serde(default)]
-    weight: Option<Vec<f64>>,
-    penalty: Vec<f64>,
-}
-
-/// The output format.
-#[derive(Debug, Serialize)]
-struct SmoothingJson<'a> {
-    smoothed: &'a [f64],
-    cost: f64,
-    sections: &'a [usize],
-}
-
 pub fn run(args: SmoothArgs) -> anyhow::Result<super::Outcome> {
     if args.bench {
         return bench(&args);
@@ -83,14 +52,7 @@ pub fn run(args: SmoothArgs) -> anyhow::Result<super::Outcome> {
     let smoothing =
         smooth_with(&problem, algorithm).with_context(|| format!("cannot smooth {source}"))?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    serde_json::to_writer(
-        &mut out,
-        &SmoothingJson {
-            smoothed: &smoothing.smoothed,
-            cost: smoothing.cost,
-            sections: &smoothing.sections,
-        },
-    )?;
+    serde_json::to_writer(&mut out, &SmoothingJson::from(&smoothing))?;
     writeln!(out)?;
     out.flush()?;
     Ok(super::Outcome::Success)
@@ -107,32 +69,9 @@ fn read_problem(input: Option<&PathBuf>, source: &str) -> anyhow::Result<Smoothi
             bytes
         }
     };
-    let json: ProblemJson = serde_json::from_slice(&bytes).with_context(|| {
-        format!(
-            "{source} is not a smoothing problem: expected JSON {{\"parent\": [...], \
-             \"score\": [...], \"weight\": [...] (optional), \"penalty\": [...]}}"
-        )
-    })?;
-    let parent = json
-        .parent
-        .iter()
-        .enumerate()
-        .map(|(node, &p)| match p {
-            -1 => Ok(None),
-            p if p >= 0 => Ok(Some(p as usize)),
-            p => bail!(
-                "{source}: parent of node {node} is {p}; use -1 for the root and a node index \
-                 otherwise"
-            ),
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let weight = json.weight.unwrap_or_else(|| vec![1.0; json.score.len()]);
-    SmoothingProblem::new(&parent, json.score, weight, json.penalty)
-        .with_context(|| format!("{source} is not a valid smoothing problem"))
+    SmoothingProblem::from_json(&bytes).with_context(|| format!("{source} is refused"))
 }
 
-/// Times the algorithms on one generated tree, in one process so the ratio holds on a noisy
-/// machine; exits with "some failed" if the two optima differ in cost.
 fn bench(args: &SmoothArgs) -> anyhow::Result<super::Outcome> {
     if args.runs == 0 {
         bail!("--runs must be at least 1");

@@ -31,12 +31,14 @@
 mod error;
 mod fast;
 pub mod generate;
+mod json;
 mod page;
 mod paper;
 pub mod penalty;
 mod tree;
 
 pub use error::{PenaltyError, SmoothError, TreeError};
+pub use json::{ProblemJsonError, SmoothingJson};
 pub use page::{NodeWeight, PageSmoothError, PageSmoothing, SmoothedPage, smooth_page};
 pub use paper::PAPER_TABLE_LIMIT_BYTES;
 pub use penalty::{Penalty, PenaltyScheme, VisibleTree, penalties, roll_up_hidden};
