@@ -12,7 +12,7 @@ use std::thread::JoinHandle;
 use thiserror::Error;
 use url::Url;
 
-use crate::fetch::{CrawlOptions, FetchError, FetchedPage, fetch_page, read_warc};
+use crate::fetch::{CrawlOptions, FetchError, FetchedPage, fetch_page, stream_warc};
 use crate::page::{PageSource, html_files_under};
 use crate::pipeline::{ScoreError, ScoredPage, Scorer};
 
@@ -24,8 +24,18 @@ pub enum PageInput {
     /// A page to fetch once (then laid out from the fetched bytes with every other request
     /// blocked).
     Url(Url),
-    /// A page already in memory: a WARC record, a line of JSONL input.
+    /// A page already fetched: a WARC record.
     Fetched(FetchedPage),
+    /// A page handed over in memory (standard input): its name in messages, and the URL its
+    /// links resolve against, when known.
+    Record {
+        /// How messages name it, e.g. `standard input line 3`.
+        name: String,
+        /// The page's URL, when the record gives one.
+        url: Option<Url>,
+        /// The page's bytes.
+        bytes: Vec<u8>,
+    },
 }
 
 impl PageInput {
@@ -35,6 +45,9 @@ impl PageInput {
             PageInput::File(path) => path.display().to_string(),
             PageInput::Url(url) => url.to_string(),
             PageInput::Fetched(page) => page.url.to_string(),
+            PageInput::Record { name, url, .. } => {
+                url.as_ref().map_or_else(|| name.clone(), Url::to_string)
+            }
         }
     }
 }
@@ -68,6 +81,21 @@ pub enum PageFailure {
         url: Url,
         /// The cause.
         cause: Box<FetchError>,
+    },
+    /// A WARC file could not be read further (it ends inside a record); the pages before it
+    /// were scored.
+    #[error("{cause}")]
+    Archive {
+        /// The cause, naming the file, record and offset.
+        cause: Box<FetchError>,
+    },
+    /// A line of JSON-lines input is not a page record.
+    #[error("{name}: not a {{\"url\", \"html\"}} record: {cause}")]
+    Record {
+        /// Which line.
+        name: String,
+        /// What is wrong with it.
+        cause: String,
     },
     /// The page was read but could not be scored.
     #[error("cannot score {name}: {cause}")]
@@ -115,33 +143,85 @@ pub enum InputError {
     },
 }
 
-/// Expands arguments into pages: http(s) URLs, every HTML response of `.warc`/`.warc.gz`
-/// files, every HTML file under directories (sorted), and files as given.
-pub fn expand_inputs(arguments: &[String]) -> Result<Vec<PageInput>, InputError> {
-    let mut inputs = Vec::new();
+/// The pages named on a command line, read lazily: a WARC file is read one record at a time
+/// and standard input one line at a time, so a batch of any size takes constant memory. A page
+/// that cannot be read (a damaged WARC end, a bad input line) is an `Err` item; the batch goes on.
+pub struct Inputs {
+    pages: Box<dyn Iterator<Item = Result<PageInput, PageFailure>> + Send>,
+    /// How many pages there are, when known before reading (no WARC file, no standard input).
+    pub known_count: Option<usize>,
+}
+
+impl Iterator for Inputs {
+    type Item = Result<PageInput, PageFailure>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.pages.next()
+    }
+}
+
+impl Inputs {
+    /// Pages given one by one (already in memory).
+    pub fn of(pages: Vec<PageInput>) -> Inputs {
+        Inputs {
+            known_count: Some(pages.len()),
+            pages: Box::new(pages.into_iter().map(Ok)),
+        }
+    }
+}
+
+/// How standard input holds pages, when an argument is `-`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StdinPages {
+    /// One JSON object per line: `{"url": "…" (optional), "html": "…"}`.
+    JsonLines,
+    /// The whole of standard input is one HTML page.
+    Html,
+}
+
+/// Expands arguments into pages: `-` (standard input, as `stdin` says), http(s) URLs, every
+/// HTML response of `.warc`/`.warc.gz` files (streamed), every HTML file under directories
+/// (sorted), and files as given. Files, directories and WARC headers are checked now, so a
+/// mistyped name fails before any work.
+pub fn expand_inputs(arguments: &[String], stdin: StdinPages) -> Result<Inputs, InputError> {
+    let mut parts: Vec<Box<dyn Iterator<Item = Result<PageInput, PageFailure>> + Send>> =
+        Vec::new();
+    // False once a part is read lazily (a WARC file, standard input).
+    let mut all_listed = true;
+    let mut pages = Vec::new();
     for argument in arguments {
+        if argument == "-" {
+            parts.push(Box::new(std::mem::take(&mut pages).into_iter().map(Ok)));
+            parts.push(stdin_pages(stdin));
+            all_listed = false;
+            continue;
+        }
         if argument.starts_with("http://") || argument.starts_with("https://") {
             let url = Url::parse(argument).map_err(|cause| InputError::BadUrl {
                 argument: argument.clone(),
                 cause,
             })?;
-            inputs.push(PageInput::Url(url));
+            pages.push(PageInput::Url(url));
             continue;
         }
         let path = Path::new(argument);
         let lower = argument.to_ascii_lowercase();
         if lower.ends_with(".warc") || lower.ends_with(".warc.gz") {
-            let pages = read_warc(path)?;
-            if pages.is_empty() {
+            let mut records = stream_warc(path)?.peekable();
+            if records.peek().is_none() {
                 return Err(InputError::EmptyWarc {
                     path: path.to_path_buf(),
                 });
             }
-            inputs.extend(
-                pages
-                    .into_iter()
-                    .map(|page| PageInput::Fetched(page.into())),
-            );
+            parts.push(Box::new(std::mem::take(&mut pages).into_iter().map(Ok)));
+            parts.push(Box::new(records.map(|record| {
+                record
+                    .map(|page| PageInput::Fetched(page.into()))
+                    .map_err(|cause| PageFailure::Archive {
+                        cause: Box::new(cause),
+                    })
+            })));
+            all_listed = false;
         } else if path.is_dir() {
             let files = html_files_under(path).map_err(|cause| InputError::Unlistable {
                 path: path.to_path_buf(),
@@ -152,12 +232,80 @@ pub fn expand_inputs(arguments: &[String]) -> Result<Vec<PageInput>, InputError>
                     path: path.to_path_buf(),
                 });
             }
-            inputs.extend(files.into_iter().map(PageInput::File));
+            pages.extend(files.into_iter().map(PageInput::File));
         } else {
-            inputs.push(PageInput::File(path.to_path_buf()));
+            pages.push(PageInput::File(path.to_path_buf()));
         }
     }
-    Ok(inputs)
+    let listed = pages.len();
+    parts.push(Box::new(pages.into_iter().map(Ok)));
+    Ok(Inputs {
+        pages: Box::new(parts.into_iter().flatten()),
+        known_count: all_listed.then_some(listed),
+    })
+}
+
+/// One record of JSON-lines input.
+#[derive(serde::Deserialize)]
+struct InputRecord {
+    #[serde(default)]
+    url: Option<String>,
+    html: String,
+}
+
+/// The pages of standard input, read as they come.
+fn stdin_pages(
+    stdin: StdinPages,
+) -> Box<dyn Iterator<Item = Result<PageInput, PageFailure>> + Send> {
+    use std::io::{BufRead, Read};
+    match stdin {
+        StdinPages::Html => Box::new(std::iter::once_with(|| {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut bytes)
+                .map(|_| PageInput::Record {
+                    name: "standard input".into(),
+                    url: None,
+                    bytes,
+                })
+                .map_err(|cause| PageFailure::Read {
+                    path: PathBuf::from("-"),
+                    cause,
+                })
+        })),
+        StdinPages::JsonLines => Box::new(
+            std::io::BufReader::new(std::io::stdin())
+                .lines()
+                .enumerate()
+                .filter(|(_, line)| !line.as_ref().is_ok_and(|line| line.trim().is_empty()))
+                .map(|(index, line)| {
+                    let name = format!("standard input line {}", index + 1);
+                    let line = line.map_err(|cause| PageFailure::Read {
+                        path: PathBuf::from("-"),
+                        cause,
+                    })?;
+                    let record: InputRecord =
+                        serde_json::from_str(&line).map_err(|cause| PageFailure::Record {
+                            name: name.clone(),
+                            cause: cause.to_string(),
+                        })?;
+                    let url = match record.url.as_deref().map(Url::parse).transpose() {
+                        Ok(url) => url,
+                        Err(cause) => {
+                            return Err(PageFailure::Record {
+                                name,
+                                cause: format!("\"url\" is not a URL: {cause}"),
+                            });
+                        }
+                    };
+                    Ok(PageInput::Record {
+                        name,
+                        url,
+                        bytes: record.html.into_bytes(),
+                    })
+                }),
+        ),
+    }
 }
 
 /// The page's bytes and place: read, fetched, or taken as they are.
@@ -180,6 +328,9 @@ pub fn page_source(
                     }
                 })?;
                 PageSource::from_bytes(page.bytes, Some(page.url), page.charset)
+            }
+            PageInput::Record { url, bytes, .. } => {
+                PageSource::from_bytes(bytes.clone(), url.clone(), None)
             }
             PageInput::Fetched(page) => PageSource::from_bytes(
                 page.bytes.clone(),
@@ -233,7 +384,7 @@ pub fn score_batch<I>(
     placement: PlacementOptions,
 ) -> ScoredPages<I::IntoIter>
 where
-    I: IntoIterator<Item = PageInput>,
+    I: IntoIterator<Item = Result<PageInput, PageFailure>>,
 {
     let workers = scorers.len().max(1);
     let (work_sender, work_receiver) = sync_channel::<(usize, PageInput)>(workers);
@@ -280,7 +431,7 @@ where
 }
 
 /// The results of [`score_batch`], in input order.
-pub struct ScoredPages<I: Iterator<Item = PageInput>> {
+pub struct ScoredPages<I: Iterator<Item = Result<PageInput, PageFailure>>> {
     inputs: I,
     work: Option<SyncSender<(usize, PageInput)>>,
     results: Receiver<PageResult>,
@@ -294,20 +445,33 @@ pub struct ScoredPages<I: Iterator<Item = PageInput>> {
     threads: Vec<JoinHandle<()>>,
 }
 
-impl<I: Iterator<Item = PageInput>> ScoredPages<I> {
+impl<I: Iterator<Item = Result<PageInput, PageFailure>>> ScoredPages<I> {
     /// Hands pages to the workers until `capacity` are in flight, every worker is busy, or
     /// the input ends; never waits for a worker.
     fn dispatch(&mut self) {
         while self.sent - self.next < self.capacity {
             let Some(work) = &self.work else { return };
-            let Some(page) = self
-                .pending
-                .take()
-                .or_else(|| self.inputs.next().map(|input| (self.sent, input)))
-            else {
-                // No more input: closing the channel lets idle workers end.
-                self.work = None;
-                return;
+            let page = match self.pending.take() {
+                Some(page) => page,
+                None => match self.inputs.next() {
+                    Some(Ok(input)) => (self.sent, input),
+                    Some(Err(failure)) => {
+                        // Unreadable input: its result is ready, no worker needed.
+                        let result = PageResult {
+                            index: self.sent,
+                            name: "input".into(),
+                            result: Err(failure),
+                        };
+                        self.waiting.insert(self.sent, result);
+                        self.sent += 1;
+                        continue;
+                    }
+                    None => {
+                        // No more input: closing the channel lets idle workers end.
+                        self.work = None;
+                        return;
+                    }
+                },
             };
             match work.try_send(page) {
                 Ok(()) => self.sent += 1,
@@ -324,7 +488,7 @@ impl<I: Iterator<Item = PageInput>> ScoredPages<I> {
     }
 }
 
-impl<I: Iterator<Item = PageInput>> Iterator for ScoredPages<I> {
+impl<I: Iterator<Item = Result<PageInput, PageFailure>>> Iterator for ScoredPages<I> {
     type Item = PageResult;
 
     fn next(&mut self) -> Option<PageResult> {
@@ -344,7 +508,7 @@ impl<I: Iterator<Item = PageInput>> Iterator for ScoredPages<I> {
     }
 }
 
-impl<I: Iterator<Item = PageInput>> Drop for ScoredPages<I> {
+impl<I: Iterator<Item = Result<PageInput, PageFailure>>> Drop for ScoredPages<I> {
     fn drop(&mut self) {
         self.work = None;
         // Workers finish their page and see the closed channel; unread results are dropped

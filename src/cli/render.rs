@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
-use pagelevel::batch::{PageInput, PlacementOptions, expand_inputs, page_source};
+use pagelevel::batch::{PageInput, PlacementOptions, StdinPages, expand_inputs, page_source};
 use pagelevel::layout::LayoutSource;
 use pagelevel::pipeline::lay_out_page;
 use pagelevel::render::RenderOptions;
@@ -59,10 +59,9 @@ pub fn run(args: RenderArgs) -> anyhow::Result<Outcome> {
         .iter()
         .map(|path| path.display().to_string())
         .collect();
-    let pages: Vec<PathBuf> = expand_inputs(&arguments)?
-        .into_iter()
+    let pages: Vec<PathBuf> = expand_inputs(&arguments, StdinPages::JsonLines)?
         .filter_map(|input| match input {
-            PageInput::File(path) => Some(path),
+            Ok(PageInput::File(path)) => Some(path),
             _ => None,
         })
         .collect();

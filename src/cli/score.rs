@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use pagelevel::batch::{PlacementOptions, expand_inputs, score_batch};
+use pagelevel::batch::{PlacementOptions, StdinPages, expand_inputs, score_batch};
 use pagelevel::layout::{LayoutSource, SnapshotLayout};
 use pagelevel::output::{OutputFormat, OutputWriter};
 use pagelevel::pipeline::Scorer;
@@ -38,10 +38,18 @@ enum Format {
 #[derive(Debug, Args)]
 pub struct ScoreArgs {
     /// Pages: HTML files, directories (every .html/.htm under them), WARC files (.warc,
-    /// .warc.gz: every HTML response) or http(s) URLs (fetched once, then rendered from the
-    /// fetched bytes with every other request blocked).
+    /// .warc.gz: every HTML response, streamed), http(s) URLs (fetched once, then rendered
+    /// from the fetched bytes with every other request blocked), or `-`: standard input, one
+    /// JSON object per line, `{"url": "…" (optional), "html": "…"}`.
     #[arg(required = true)]
     pages: Vec<String>,
+    /// With `-`: standard input is one raw HTML page, not JSON lines.
+    #[arg(long)]
+    stdin_html: bool,
+    /// Write only these top-level fields (comma-separated; JSON and JSONL), e.g.
+    /// `url,main_text,template_text_share`; `pagelevel schema` lists them.
+    #[arg(long, value_delimiter = ',', value_name = "FIELD,…")]
+    output_fields: Option<Vec<String>>,
     #[command(flatten)]
     model: ModelArgs,
     #[command(flatten)]
@@ -83,13 +91,14 @@ pub struct ScoreArgs {
 }
 
 pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
-    let pages = expand_inputs(&args.pages)?;
-    let single = pages.len() == 1;
+    let stdin = match args.stdin_html {
+        true => StdinPages::Html,
+        false => StdinPages::JsonLines,
+    };
+    let pages = expand_inputs(&args.pages, stdin)?;
+    let single = pages.known_count == Some(1) || (args.stdin_html && args.pages.len() == 1);
     if args.snapshot.is_some() && !single {
-        anyhow::bail!(
-            "--snapshot holds the layout of one page; {} pages were given",
-            pages.len()
-        );
+        anyhow::bail!("--snapshot holds the layout of one page; several pages were given");
     }
     let snapshot = args
         .snapshot
@@ -102,7 +111,9 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
         .map_or(args.browser.layout.engine(), SnapshotLayout::engine);
     let model = args.model.load(engine)?;
     let params = args.scoring.params()?;
-    let jobs = args.jobs.clamp(1, pages.len().max(1));
+    let jobs = args
+        .jobs
+        .clamp(1, pages.known_count.unwrap_or(usize::MAX).max(1));
     let mut scorers = Vec::with_capacity(jobs);
     for _ in 0..jobs {
         let layout: Box<dyn LayoutSource> = match &snapshot {
@@ -130,13 +141,20 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
         None => Box::new(std::io::stdout().lock()),
     };
     let mut writer = OutputWriter::new(format, sink);
+    if let Some(fields) = &args.output_fields {
+        writer = writer.with_fields(fields).map_err(anyhow::Error::msg)?;
+    }
     if let (Some(directory), false) = (&args.report, single) {
         std::fs::create_dir_all(directory)
             .with_context(|| format!("cannot create {}", directory.display()))?;
     }
-    let template = "{bar:40} {pos}/{len} pages ({per_sec}, eta {eta})";
-    let bar = super::page_progress(pages.len() as u64, template, args.quiet || single);
-    let (started, total) = (Instant::now(), pages.len());
+    let template = match pages.known_count {
+        Some(_) => "{bar:40} {pos}/{len} pages ({per_sec}, eta {eta})",
+        None => "{pos} pages ({per_sec})",
+    };
+    let count = pages.known_count.unwrap_or(0) as u64;
+    let bar = super::page_progress(count, template, args.quiet || single);
+    let (started, mut total) = (Instant::now(), 0);
     let placement = PlacementOptions {
         root: args.root.clone(),
         base_href: args.base_href.clone(),
@@ -145,6 +163,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
     let mut failed = 0;
     for page in score_batch(pages, scorers, placement) {
         bar.inc(1);
+        total += 1;
         let scored = match page.result {
             Ok(scored) => scored,
             Err(error) if single => return Err(error.into()),

@@ -19,7 +19,8 @@ pub use crawl::{CrawlOptions, crawl, fetch_page};
 pub use http::{HttpClient, HttpOptions, HttpResponse, RedirectPolicy};
 pub use robots::Robots;
 pub use warc::{
-    WarcDamage, WarcPage, WarcScan, WarcSkips, group_by_host, parse_warc, read_warc, scan_warc,
+    WarcDamage, WarcPage, WarcPages, WarcScan, WarcSkips, group_by_host, parse_warc, read_warc,
+    scan_warc, stream_warc,
 };
 
 /// One page as every source yields it: enough to call [`crate::page::Page::parse`].

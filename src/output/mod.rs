@@ -258,6 +258,8 @@ pub enum OutputFormat {
 pub struct OutputWriter<W: std::io::Write> {
     format: OutputFormat,
     sink: Sink<W>,
+    /// Top-level fields kept in JSON and JSONL output; all when `None`.
+    fields: Option<Vec<String>>,
 }
 
 enum Sink<W: std::io::Write> {
@@ -273,7 +275,31 @@ impl<W: std::io::Write> OutputWriter<W> {
             OutputFormat::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(sink))),
             _ => Sink::Plain(sink),
         };
-        OutputWriter { format, sink }
+        OutputWriter {
+            format,
+            sink,
+            fields: None,
+        }
+    }
+
+    /// The same writer keeping only `fields` of each JSON or JSONL object; a name that is not
+    /// a field of the format is refused, naming the fields there are.
+    pub fn with_fields(mut self, fields: &[String]) -> Result<OutputWriter<W>, String> {
+        let schema: serde_json::Value =
+            serde_json::from_str(&output_schema(self.format == OutputFormat::Jsonl))
+                .map_err(|error| error.to_string())?;
+        let known: Vec<&str> = schema["properties"]
+            .as_object()
+            .map(|properties| properties.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        if let Some(unknown) = fields.iter().find(|field| !known.contains(&field.as_str())) {
+            return Err(format!(
+                "--output-fields: `{unknown}` is not an output field; the fields are {}",
+                known.join(", ")
+            ));
+        }
+        self.fields = Some(fields.to_vec());
+        Ok(self)
     }
 
     /// Writes one page; `name` is its path or URL (the `page` column of CSV).
@@ -284,6 +310,26 @@ impl<W: std::io::Write> OutputWriter<W> {
             }
             Sink::Plain(sink) => sink,
         };
+        if let (Some(fields), OutputFormat::Json | OutputFormat::Jsonl) =
+            (&self.fields, self.format)
+        {
+            let mut json = match self.format {
+                OutputFormat::Json => serde_json::to_value(page_output(scored))?,
+                _ => serde_json::to_value(page_line(scored))?,
+            };
+            if let Some(object) = json.as_object_mut() {
+                object.retain(|key, _| fields.contains(key));
+            }
+            // In the order asked for, so a reader sees the columns it named.
+            let ordered: Vec<String> = fields
+                .iter()
+                .filter_map(|field| {
+                    json.get(field)
+                        .map(|value| format!("{}:{value}", serde_json::Value::from(field.as_str())))
+                })
+                .collect();
+            return writeln!(sink, "{{{}}}", ordered.join(","));
+        }
         match self.format {
             OutputFormat::Json => serde_json::to_writer(&mut *sink, &page_output(scored))?,
             OutputFormat::Jsonl => serde_json::to_writer(&mut *sink, &page_line(scored))?,

@@ -13,7 +13,7 @@ mod response;
 use std::collections::{BTreeMap, HashSet};
 use std::fs::File;
 use std::io::{self, BufRead, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use url::Url;
 
@@ -132,6 +132,67 @@ pub fn parse_warc(source: impl Read, name: &Path) -> Result<WarcScan, FetchError
     Ok(scan)
 }
 
+/// The HTML pages of a WARC file read one record at a time, so memory stays that of one
+/// record however large the file. Damaged records in the middle are skipped, as by
+/// [`read_warc`]; a file that is not a WARC, or ends inside a record, ends the stream with
+/// that error.
+pub struct WarcPages {
+    reader: RecordReader<Box<dyn Read + Send>>,
+    path: PathBuf,
+    finished: bool,
+}
+
+/// Opens a WARC file (`.warc` or `.warc.gz`) for [`WarcPages`].
+pub fn stream_warc(path: &Path) -> Result<WarcPages, FetchError> {
+    let io_error = |source| FetchError::WarcIo {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut raw = Counted::new(File::open(path).map_err(io_error)?);
+    let stream: Box<dyn Read + Send> = if is_gzip(raw.peek(2).map_err(io_error)?) {
+        Box::new(GzipMembers::new(raw))
+    } else {
+        Box::new(raw)
+    };
+    Ok(WarcPages {
+        reader: RecordReader::new(Counted::new(stream)),
+        path: path.to_path_buf(),
+        finished: false,
+    })
+}
+
+impl Iterator for WarcPages {
+    type Item = Result<WarcPage, FetchError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(page) = self.reader.scan.pages.pop() {
+                return Some(Ok(page));
+            }
+            if self.finished {
+                return None;
+            }
+            if !self.reader.step() {
+                self.finished = true;
+                let damage = &self.reader.scan.damage;
+                if self.reader.headers_read == 0 && !damage.is_empty() {
+                    return Some(Err(FetchError::NotWarc {
+                        path: self.path.clone(),
+                    }));
+                }
+                if let Some(end) = damage.iter().find(|damage| damage.truncated) {
+                    return Some(Err(FetchError::WarcTruncated {
+                        path: self.path.clone(),
+                        record: end.record,
+                        offset: end.offset,
+                        cause: end.cause.clone(),
+                    }));
+                }
+            }
+        }
+    }
+}
+
 /// Groups pages into sites by host (with the port when it is not the scheme's default), keeping
 /// archive order within a site. A URL captured more than once keeps its first capture, so that
 /// repeated captures do not count as several pages in site-level statistics.
@@ -201,27 +262,35 @@ impl<R: Read> RecordReader<R> {
 
     /// Reads to the end; also returns how many record headers were read whole.
     fn read_all(mut self) -> (WarcScan, u64) {
-        loop {
-            let offset = self
-                .pending_record
-                .unwrap_or_else(|| self.stream.consumed());
-            let number = self.scan.records + 1;
-            match self.read_record(number, offset) {
-                Ok(true) => self.scan.records = number,
-                Ok(false) => break,
-                Err(Broken::Truncated(cause)) => {
-                    self.scan.records = number;
-                    self.note_damage(number, offset, cause, true);
-                    break;
-                }
-                Err(Broken::Damaged(cause)) => {
-                    self.scan.records = number;
-                    self.note_damage(number, offset, cause, false);
-                    self.resynchronize();
-                }
+        while self.step() {}
+        (self.scan, self.headers_read)
+    }
+
+    /// Reads the next record (a page lands in `scan.pages`); false at the end of the archive,
+    /// clean or truncated (then noted as damage).
+    fn step(&mut self) -> bool {
+        let offset = self
+            .pending_record
+            .unwrap_or_else(|| self.stream.consumed());
+        let number = self.scan.records + 1;
+        match self.read_record(number, offset) {
+            Ok(true) => {
+                self.scan.records = number;
+                true
+            }
+            Ok(false) => false,
+            Err(Broken::Truncated(cause)) => {
+                self.scan.records = number;
+                self.note_damage(number, offset, cause, true);
+                false
+            }
+            Err(Broken::Damaged(cause)) => {
+                self.scan.records = number;
+                self.note_damage(number, offset, cause, false);
+                self.resynchronize();
+                true
             }
         }
-        (self.scan, self.headers_read)
     }
 
     fn note_damage(&mut self, record: u64, offset: u64, cause: String, truncated: bool) {
