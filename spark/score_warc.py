@@ -1,0 +1,136 @@
+"""Scores every HTML response of WARC files with pagelevel on Spark and writes Parquet.
+
+    python spark/score_warc.py WARC_OR_GLOB... --output DIR [--master local[2]] [--layout native]
+    spark-submit spark/score_warc.py WARC_OR_GLOB... --output DIR
+
+Each WARC file is one task: an executor reads it record by record (warcio) and scores the
+HTML responses with one ``pagelevel.Scorer`` per partition, so engines are made once per task,
+not per page. A page that cannot be scored becomes a row with ``error`` set, never a lost task.
+Every executor needs the pagelevel wheel (and Chromium only for ``--layout chromium``).
+
+Rows: url, host, title, main_text, content_text, template_share, sections (JSON), error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import sys
+from typing import Iterable, Iterator, List, Optional, Tuple
+from urllib.parse import urlsplit
+
+ROW_FIELDS = [
+    ("url", "string"),
+    ("host", "string"),
+    ("title", "string"),
+    ("main_text", "string"),
+    ("content_text", "string"),
+    ("template_share", "double"),
+    ("sections", "string"),
+    ("error", "string"),
+]
+
+Row = Tuple[str, str, Optional[str], Optional[str], Optional[str], Optional[float], Optional[str], Optional[str]]
+
+
+def html_responses(path: str) -> Iterator[Tuple[str, bytes]]:
+    """(url, body) of every HTML response record of one WARC file, read as a stream."""
+    from warcio.archiveiterator import ArchiveIterator
+
+    with open(path, "rb") as stream:
+        for record in ArchiveIterator(stream):
+            if record.rec_type != "response" or record.http_headers is None:
+                continue
+            content_type = (record.http_headers.get_header("Content-Type") or "").lower()
+            if "html" not in content_type:
+                continue
+            url = record.rec_headers.get_header("WARC-Target-URI") or ""
+            yield url, record.content_stream().read()
+
+
+def score_files(paths: Iterable[str], layout: str) -> Iterator[Row]:
+    """The rows of every HTML response of `paths`, with one scorer for all of them."""
+    import pagelevel
+
+    scorer = pagelevel.Scorer(layout=layout)
+    for path in paths:
+        try:
+            for url, body in html_responses(path):
+                yield score_one(scorer, url, body)
+        except Exception as error:  # an unreadable archive is a row too, not a lost task
+            yield (path, "", None, None, None, None, None, f"cannot read {path}: {error}")
+
+
+def score_one(scorer, url: str, body: bytes) -> Row:
+    host = urlsplit(url).netloc
+    try:
+        page = scorer.score(body, url=url or None)
+    except Exception as error:
+        return (url, host, None, None, None, None, None, str(error))
+    return (
+        url,
+        host,
+        page["title"],
+        page["main_text"],
+        page["content_text"],
+        page["template_text_share"],
+        json.dumps(page["sections"]),
+        None,
+    )
+
+
+def expand(patterns: List[str]) -> List[str]:
+    """Files named or matched by the glob patterns, in order, each once."""
+    paths: List[str] = []
+    for pattern in patterns:
+        matches = sorted(glob.glob(pattern)) or [pattern]
+        paths.extend(path for path in matches if path not in paths)
+    return paths
+
+
+def run(patterns: List[str], output: str, master: Optional[str], layout: str) -> int:
+    """Scores the WARC files and writes the Parquet dataset; returns the rows written."""
+    from pyspark.sql import SparkSession
+
+    paths = expand(patterns)
+    builder = SparkSession.builder.appName("pagelevel-score-warc")
+    if master:
+        builder = builder.master(master)
+    spark = builder.getOrCreate()
+    # The executors run this module's functions: ship it to them.
+    spark.sparkContext.addPyFile(os.path.abspath(__file__))
+    try:
+        schema = ", ".join(f"{name} {kind}" for name, kind in ROW_FIELDS)
+        rows = spark.sparkContext.parallelize(paths, max(1, len(paths))).mapPartitions(
+            lambda partition: score_files(partition, layout)
+        )
+        frame = spark.createDataFrame(rows, schema)
+        frame.write.mode("overwrite").parquet(output)
+        return spark.read.parquet(output).count()
+    finally:
+        spark.stop()
+
+
+def main(argv: List[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("warcs", nargs="+", help="WARC files (.warc, .warc.gz) or glob patterns")
+    parser.add_argument("--output", required=True, help="Parquet output directory")
+    parser.add_argument("--master", help="Spark master, e.g. local[2] (default: spark-submit's)")
+    parser.add_argument("--layout", choices=["native", "chromium"], default="native")
+    args = parser.parse_args(argv)
+    missing = [path for path in expand(args.warcs) if not os.path.exists(path)]
+    if missing:
+        print(f"pagelevel: error: no such WARC file: {missing[0]}", file=sys.stderr)
+        return 2
+    # Run as a plain script, the job runs on this machine; spark-submit sets the master.
+    under_spark_submit = "PYSPARK_GATEWAY_PORT" in os.environ
+    master = args.master or (None if under_spark_submit else "local[2]")
+    rows = run(args.warcs, args.output, master, args.layout)
+    print(f"wrote {rows} rows to {args.output}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
