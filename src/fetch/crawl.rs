@@ -82,14 +82,7 @@ pub fn crawl(
     progress: &mut dyn FnMut(&Url),
 ) -> Result<Vec<FetchedPage>, FetchError> {
     let client = HttpClient::new(options.http_options(0, RedirectPolicy::SameHost));
-    let mut session = Session {
-        client,
-        user_agent: options.user_agent.clone(),
-        configured_delay: options.delay,
-        delay: options.delay,
-        last_request_end: None,
-        robots: BTreeMap::new(),
-    };
+    let mut session = PoliteSession::new(client, &options.user_agent, options.delay);
     let mut frontier = Frontier::new(start)?;
     let mut reached: Vec<FetchedPage> = Vec::new();
     let mut fetches = 0;
@@ -177,8 +170,9 @@ fn sample(pages: Vec<FetchedPage>, max_pages: usize, seed: u64) -> Vec<FetchedPa
         .collect()
 }
 
-/// The requests of one crawl: politeness delay and robots.txt per origin.
-struct Session {
+/// The one polite HTTP session every fetching command uses: requests spaced by a delay (or
+/// a site's `Crawl-delay`, when longer), robots.txt read once per origin and obeyed.
+pub struct PoliteSession {
     client: HttpClient,
     user_agent: String,
     configured_delay: Duration,
@@ -187,8 +181,23 @@ struct Session {
     robots: BTreeMap<String, Robots>,
 }
 
-impl Session {
-    fn get(&mut self, url: &Url) -> Result<HttpResponse, FetchError> {
+impl PoliteSession {
+    /// A session sending requests with `client`, as `user_agent` (its product token selects
+    /// the robots.txt group), at least `delay` apart.
+    pub fn new(client: HttpClient, user_agent: &str, delay: Duration) -> PoliteSession {
+        PoliteSession {
+            client,
+            user_agent: user_agent.to_string(),
+            configured_delay: delay,
+            delay,
+            last_request_end: None,
+            robots: BTreeMap::new(),
+        }
+    }
+
+    /// Sends one GET after the politeness delay. robots.txt is the caller's to ask first
+    /// ([`PoliteSession::robots_for`]).
+    pub fn get(&mut self, url: &Url) -> Result<HttpResponse, FetchError> {
         if let Some(end) = self.last_request_end {
             let next = end + self.delay;
             let now = Instant::now();
@@ -204,7 +213,7 @@ impl Session {
     /// The robots.txt rules of the URL's origin, fetched on first use (RFC 9309 §2.3: 4xx
     /// allows everything; 5xx or no answer forbids everything — for the start origin that is
     /// an error, since the crawl could not do anything).
-    fn robots_for(&mut self, url: &Url, is_start: bool) -> Result<&Robots, FetchError> {
+    pub fn robots_for(&mut self, url: &Url, is_start: bool) -> Result<&Robots, FetchError> {
         let origin = url.origin().ascii_serialization();
         if !self.robots.contains_key(&origin) {
             let robots = self.fetch_robots(url, &origin, is_start)?;

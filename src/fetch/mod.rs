@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use thiserror::Error;
 use url::Url;
 
-pub use crawl::{CrawlOptions, crawl, fetch_page};
+pub use crawl::{CrawlOptions, PoliteSession, crawl, fetch_page};
 pub use http::{HttpClient, HttpOptions, HttpResponse, RedirectPolicy};
 pub use robots::Robots;
 pub use warc::{

@@ -2,12 +2,11 @@
 //! crawl of one host over HTTP.
 
 use std::path::PathBuf;
-use std::thread::sleep;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use url::Url;
 
-use crate::fetch::{HttpClient, HttpOptions, RedirectPolicy, Robots, USER_AGENT, is_html};
+use crate::fetch::{HttpClient, HttpOptions, PoliteSession, RedirectPolicy, USER_AGENT, is_html};
 use crate::page::{Page, ParseLimits};
 use crate::sitelevel::site::load_page;
 
@@ -62,64 +61,27 @@ impl PageSource for DiskSource {
 /// spaced by `delay` (or the site's `Crawl-delay`, when longer), every request has timeouts,
 /// and redirects and requests never leave the host of the first URL loaded.
 pub struct HttpSource {
-    client: HttpClient,
+    session: PoliteSession,
     limits: ParseLimits,
-    delay: Duration,
     origin: Option<String>,
-    robots: Option<Robots>,
-    last_request_end: Option<Instant>,
 }
 
 impl HttpSource {
     /// A source that waits at least `delay` between requests and gives each request
     /// `timeout` (connect, each read and in total); same-host redirects only.
     pub fn new(delay: Duration, timeout: Duration) -> HttpSource {
+        let client = HttpClient::new(HttpOptions {
+            connect_timeout: timeout,
+            read_timeout: timeout,
+            total_timeout: timeout,
+            redirects: RedirectPolicy::SameHost,
+            ..HttpOptions::default()
+        });
         HttpSource {
-            client: HttpClient::new(HttpOptions {
-                connect_timeout: timeout,
-                read_timeout: timeout,
-                total_timeout: timeout,
-                redirects: RedirectPolicy::SameHost,
-                ..HttpOptions::default()
-            }),
+            session: PoliteSession::new(client, USER_AGENT, delay),
             limits: ParseLimits::default(),
-            delay,
             origin: None,
-            robots: None,
-            last_request_end: None,
         }
-    }
-
-    fn get(&mut self, url: &Url) -> Result<crate::fetch::HttpResponse, String> {
-        if let Some(end) = self.last_request_end {
-            let wait = self.delay.saturating_sub(end.elapsed());
-            sleep(wait);
-        }
-        let response = self.client.get(url).map_err(|error| error.to_string());
-        self.last_request_end = Some(Instant::now());
-        response
-    }
-
-    /// robots.txt of the host: a 2xx answer is obeyed, a 4xx allows everything, anything else
-    /// (5xx, unreachable) forbids everything, as RFC 9309 asks.
-    fn robots(&mut self, url: &Url) -> Result<&Robots, String> {
-        if self.robots.is_none() {
-            let robots_url = url.join("/robots.txt").map_err(|error| error.to_string())?;
-            let robots = match self.get(&robots_url) {
-                Ok(response) if (200..300).contains(&response.status) => {
-                    Robots::parse(&String::from_utf8_lossy(&response.body), USER_AGENT)
-                }
-                Ok(response) if (400..500).contains(&response.status) => Robots::allow_all(),
-                _ => Robots::disallow_all(),
-            };
-            if let Some(crawl_delay) = robots.crawl_delay() {
-                self.delay = self.delay.max(crawl_delay);
-            }
-            self.robots = Some(robots);
-        }
-        self.robots
-            .as_ref()
-            .ok_or_else(|| "robots.txt was not read".to_owned())
     }
 }
 
@@ -136,10 +98,15 @@ impl PageSource for HttpSource {
             Some(_) => {}
             None => self.origin = Some(origin),
         }
-        if !self.robots(url)?.allows(url) {
+        // robots.txt that cannot be read forbids everything (RFC 9309 §2.3.1.4).
+        let robots = self
+            .session
+            .robots_for(url, false)
+            .map_err(|error| error.to_string())?;
+        if !robots.allows(url) {
             return Err(format!("robots.txt disallows {url}"));
         }
-        let response = self.get(url)?;
+        let response = self.session.get(url).map_err(|error| error.to_string())?;
         if !(200..300).contains(&response.status) {
             return Err(format!("HTTP status {}", response.status));
         }
