@@ -12,6 +12,7 @@ import pyarrow.parquet as parquet
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
+CLI = Path(os.environ.get("PAGELEVEL_BIN", REPO / "target" / "release" / "pagelevel"))
 SITES = REPO.parent / "shared" / "datasets" / "sites"
 sys.path.insert(0, str(REPO / "spark"))
 
@@ -64,7 +65,7 @@ def test_every_html_response_is_a_row_with_the_clis_texts_and_failures_are_rows(
     assert failed["main_text"] is None
     for path in warcs:
         cli = subprocess.run(
-            [str(REPO / "target/release/pagelevel"), "score", "--layout", "native", "--format", "jsonl",
+            [str(CLI), "score", "--layout", "native", "--format", "jsonl",
              "--quiet", str(path)],
             capture_output=True, check=False, text=True,
         )

@@ -1,0 +1,117 @@
+"""pagelevel: find the template of a single web page and extract its main text.
+
+One call for the common case::
+
+    import pagelevel
+
+    text = pagelevel.extract(html)            # the article alone, like trafilatura's extract
+    everything = pagelevel.content(html)      # all text that is not template
+    page = pagelevel.score(html, url)         # every node's verdict, sections, texts (a dict)
+
+Pages are laid out by Blitz in-process (``layout="native"``: no browser, a few ms a page) or
+by headless Chromium (``layout="chromium"``, when installed). A page given as ``str`` or
+``bytes`` has no directory, so only its inline styles apply; ``path=`` scores a saved page
+with the stylesheets beside it.
+
+For many pages make one :class:`Scorer` and share it, also between threads: each call scores
+with the GIL released on an engine of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from typing import Any, Dict, Optional, Tuple, Union
+
+from ._pagelevel import PageError
+from ._pagelevel import Scorer as _RustScorer
+
+__all__ = ["PageError", "Scorer", "content", "extract", "score"]
+
+Html = Union[str, bytes]
+StrPath = Union[str, "os.PathLike[str]"]
+
+
+class Scorer(_RustScorer):
+    """Scores pages with one model and one layout engine, reusing its engines across calls.
+
+    Arguments (all but ``model`` and ``layout`` keyword-only) are those of
+    ``pagelevel score``: ``model`` a model file (default: the one shipped for ``layout``),
+    ``layout`` ``"native"`` or ``"chromium"``, ``threshold`` (default 0.25),
+    ``penalty_scale``, ``penalty`` (``"area"``, ``"count"``, ``"parent-area"``), ``weight``
+    (``"sqrt-area"``, ``"count"``), ``smooth``, ``content_floor``, ``chromium`` (the
+    binary), ``max_bytes``, ``max_elements``, ``max_depth``, and ``force`` (accept a model
+    trained on another engine's layouts).
+
+    Raises ``ValueError`` for a bad argument or model file and ``RuntimeError`` when
+    ``layout="chromium"`` finds no Chromium.
+    """
+
+    def score(
+        self,
+        html: Optional[Html] = None,
+        url: Optional[str] = None,
+        *,
+        path: Optional[StrPath] = None,
+    ) -> Dict[str, Any]:
+        """Everything about a page: the object ``pagelevel score --format json`` writes.
+
+        ``nodes`` (every element's box, classifier score, smoothed templateness, verdict and
+        section), ``sections``, ``threshold``, ``content_text``, ``main_text``, ``comments``,
+        ``template_text_share``, ``timings_ms`` (``pagelevel schema`` describes every field).
+        Raises :class:`PageError` for a page that cannot be scored.
+        """
+        return json.loads(self.score_json(html, url, path=path))
+
+
+# The scorers of the one-call functions, one per distinct configuration, made on first use.
+_shared: Dict[Tuple[Tuple[str, Any], ...], Scorer] = {}
+_shared_lock = threading.Lock()
+
+
+def _scorer(options: Dict[str, Any]) -> Scorer:
+    key = tuple(sorted(options.items()))
+    with _shared_lock:
+        scorer = _shared.get(key)
+        if scorer is None:
+            scorer = _shared[key] = Scorer(**options)
+        return scorer
+
+
+def score(
+    html: Optional[Html] = None,
+    url: Optional[str] = None,
+    *,
+    path: Optional[StrPath] = None,
+    layout: str = "native",
+    **options: Any,
+) -> Dict[str, Any]:
+    """Everything about one page, as :meth:`Scorer.score`; ``options`` are :class:`Scorer`'s."""
+    return _scorer(dict(options, layout=layout)).score(html, url, path=path)
+
+
+def extract(
+    html: Optional[Html] = None,
+    url: Optional[str] = None,
+    *,
+    path: Optional[StrPath] = None,
+    layout: str = "native",
+    **options: Any,
+) -> str:
+    """The main text of a page: the article or main body, headed by its headline, without
+    comments, share bars, related links or menus; paragraphs separated by blank lines."""
+    return _scorer(dict(options, layout=layout)).extract(html, url, path=path)
+
+
+def content(
+    html: Optional[Html] = None,
+    url: Optional[str] = None,
+    *,
+    path: Optional[StrPath] = None,
+    layout: str = "native",
+    **options: Any,
+) -> str:
+    """The content text of a page: all visible text not marked template (the main text and
+    also comments, share bars, related links)."""
+    return _scorer(dict(options, layout=layout)).content(html, url, path=path)

@@ -1,0 +1,388 @@
+//! The Rust half of the `pagelevel` Python package (`pagelevel._pagelevel`): a [`Scorer`] class
+//! over the library's [`pipeline::Scorer`], and the exception pages fail with. The Python half
+//! (`pagelevel/__init__.py`) adds the one-call functions.
+//!
+//! A library scorer is `Send` but not `Sync`: it owns a layout source (Chromium, or Blitz's
+//! state). So one Python `Scorer` keeps a pool of them, takes one per call and gives it back,
+//! and scores with the GIL released: as many threads score at once as call at once, each on
+//! its own library scorer, and a pool never holds more scorers than calls ever overlapped.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use pagelevel::layout::{LayoutEngine, LayoutSource};
+use pagelevel::model::TemplateModel;
+use pagelevel::output::page_output;
+use pagelevel::page::{PageSource, ParseLimits};
+use pagelevel::params::{NodeWeight, ScoringParams, ValidParams};
+use pagelevel::pipeline::{self, ScoreError, ScoredPage};
+use pagelevel::render::{NativeLayout, RenderOptions, Renderer};
+use pagelevel::smooth::{Algorithm, Penalty, PenaltyScheme};
+use pyo3::create_exception;
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyRuntimeError,
+    PyValueError,
+};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use url::Url;
+
+create_exception!(
+    pagelevel,
+    PageError,
+    PyValueError,
+    "A page that cannot be scored: empty, binary, beyond the size limits, or its layout failed. \
+     The message is the command line's."
+);
+
+/// A page as Python passes it: text (already decoded) or the bytes as served or saved.
+#[derive(FromPyObject)]
+enum Html<'py> {
+    Text(String),
+    Bytes(Bound<'py, PyBytes>),
+}
+
+/// Which engine lays pages out, as the `layout` argument names it.
+#[derive(Debug, Clone, Copy)]
+enum LayoutChoice {
+    Native,
+    Chromium,
+}
+
+impl LayoutChoice {
+    fn parse(name: &str) -> PyResult<LayoutChoice> {
+        match name {
+            "native" => Ok(LayoutChoice::Native),
+            "chromium" => Ok(LayoutChoice::Chromium),
+            other => Err(PyValueError::new_err(format!(
+                "layout must be \"native\" or \"chromium\", got {other:?}"
+            ))),
+        }
+    }
+
+    fn engine(self) -> LayoutEngine {
+        match self {
+            LayoutChoice::Native => LayoutEngine::Native,
+            LayoutChoice::Chromium => LayoutEngine::Chromium,
+        }
+    }
+}
+
+/// What every library scorer of one pool is made from.
+struct Recipe {
+    model: TemplateModel,
+    layout: LayoutChoice,
+    render: RenderOptions,
+    params: ValidParams,
+}
+
+impl Recipe {
+    fn scorer(&self) -> PyResult<pipeline::Scorer> {
+        let layout: Box<dyn LayoutSource> = match self.layout {
+            LayoutChoice::Native => Box::new(NativeLayout::default()),
+            LayoutChoice::Chromium => Box::new(
+                Renderer::new(self.render.clone())
+                    .map_err(|error| PyRuntimeError::new_err(error.to_string()))?,
+            ),
+        };
+        let scorer = pipeline::Scorer::new(self.model.clone(), layout, self.params.clone());
+        Ok(scorer.with_limits(self.render.limits))
+    }
+}
+
+/// Scores pages with one model and one layout engine, reusing its engines across calls.
+///
+/// Safe to share between threads: each call scores with the GIL released on an engine of its
+/// own, so two threads score two pages at once.
+#[pyclass(module = "pagelevel", frozen, subclass)]
+struct Scorer {
+    recipe: Recipe,
+    /// Library scorers not in use; a call takes one (or makes one) and gives it back.
+    idle: Mutex<Vec<pipeline::Scorer>>,
+}
+
+#[pymethods]
+impl Scorer {
+    #[new]
+    #[pyo3(signature = (
+        model = None, layout = "native", *, threshold = None, penalty_scale = None,
+        penalty = "area", weight = "sqrt-area", smooth = true, content_floor = true,
+        chromium = None, max_bytes = None, max_elements = None, max_depth = None, force = false,
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        model: Option<PathBuf>,
+        layout: &str,
+        threshold: Option<f64>,
+        penalty_scale: Option<f64>,
+        penalty: &str,
+        weight: &str,
+        smooth: bool,
+        content_floor: bool,
+        chromium: Option<PathBuf>,
+        max_bytes: Option<usize>,
+        max_elements: Option<usize>,
+        max_depth: Option<u32>,
+        force: bool,
+    ) -> PyResult<Scorer> {
+        let layout = LayoutChoice::parse(layout)?;
+        let defaults = ScoringParams::default();
+        let params = ScoringParams {
+            threshold: threshold.unwrap_or(defaults.threshold),
+            penalty: Penalty {
+                scheme: penalty_scheme(penalty)?,
+                scale: penalty_scale.unwrap_or(defaults.penalty.scale),
+            },
+            weight: node_weight(weight)?,
+            smooth,
+            content_floor,
+            algorithm: Algorithm::Fast,
+        }
+        .check()
+        .map_err(|error| PyValueError::new_err(error.to_string()))?;
+        let limits = ParseLimits::default();
+        let limits = ParseLimits {
+            max_bytes: max_bytes.unwrap_or(limits.max_bytes),
+            max_elements: max_elements.unwrap_or(limits.max_elements),
+            max_depth: max_depth.unwrap_or(limits.max_depth),
+        };
+        let recipe = Recipe {
+            model: load_model(model, layout.engine(), force)?,
+            layout,
+            render: RenderOptions {
+                chromium,
+                limits,
+                ..RenderOptions::default()
+            },
+            params,
+        };
+        // One scorer now, so a missing Chromium is the constructor's error, not a page's.
+        let first = recipe.scorer()?;
+        Ok(Scorer {
+            recipe,
+            idle: Mutex::new(vec![first]),
+        })
+    }
+
+    /// Everything about a page, as `pagelevel score --format json` writes it (a JSON string;
+    /// `pagelevel.Scorer.score` parses it).
+    #[pyo3(signature = (html = None, url = None, *, path = None))]
+    fn score_json(
+        &self,
+        py: Python<'_>,
+        html: Option<Html<'_>>,
+        url: Option<&str>,
+        path: Option<PathBuf>,
+    ) -> PyResult<String> {
+        self.score_with(py, html, url, path, |scored| {
+            serde_json::to_string(&page_output(&scored)).unwrap_or_default()
+        })
+    }
+
+    /// The main text: the article or main body, headed by its headline, without comments.
+    #[pyo3(signature = (html = None, url = None, *, path = None))]
+    fn extract(
+        &self,
+        py: Python<'_>,
+        html: Option<Html<'_>>,
+        url: Option<&str>,
+        path: Option<PathBuf>,
+    ) -> PyResult<String> {
+        self.score_with(py, html, url, path, |scored| scored.extracted.main_text)
+    }
+
+    /// The content text: all visible text not marked template.
+    #[pyo3(signature = (html = None, url = None, *, path = None))]
+    fn content(
+        &self,
+        py: Python<'_>,
+        html: Option<Html<'_>>,
+        url: Option<&str>,
+        path: Option<PathBuf>,
+    ) -> PyResult<String> {
+        self.score_with(py, html, url, path, |scored| scored.segmented.content_text)
+    }
+
+    /// The layout engine's name: "native" or "chromium".
+    #[getter]
+    fn layout(&self) -> &'static str {
+        self.recipe.layout.engine().name()
+    }
+
+    /// The configured threshold (a page may apply a lower one: see `threshold` in `score`).
+    #[getter]
+    fn threshold(&self) -> f64 {
+        self.recipe.params.threshold
+    }
+}
+
+impl Scorer {
+    /// Scores one page with the GIL released and reads what `read` wants from it, there too.
+    fn score_with<T: Send>(
+        &self,
+        py: Python<'_>,
+        html: Option<Html<'_>>,
+        url: Option<&str>,
+        path: Option<PathBuf>,
+        read: impl FnOnce(ScoredPage) -> T + Send,
+    ) -> PyResult<T> {
+        let page = PageInput::new(html, url, path)?;
+        let mut scorer = match self.take_idle() {
+            Some(scorer) => scorer,
+            None => self.recipe.scorer()?,
+        };
+        let result = py.detach(|| {
+            let source = page.source()?;
+            let scored = scorer.score(&source).map_err(Failure::Score)?;
+            Ok(read(scored))
+        });
+        // A page's failure leaves its scorer usable (the pipeline's contract): it goes back.
+        self.idle
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .push(scorer);
+        result.map_err(Failure::into_py_err)
+    }
+
+    fn take_idle(&self) -> Option<pipeline::Scorer> {
+        self.idle
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .pop()
+    }
+}
+
+/// The page of one call, taken from its arguments while the GIL is held; a file is read
+/// after the GIL is released.
+enum PageInput {
+    Ready(PageSource),
+    File { path: PathBuf, url: Option<Url> },
+}
+
+impl PageInput {
+    /// Text or bytes (with an optional URL), or a file.
+    fn new(
+        html: Option<Html<'_>>,
+        url: Option<&str>,
+        path: Option<PathBuf>,
+    ) -> PyResult<PageInput> {
+        let url = url
+            .map(|url| {
+                Url::parse(url)
+                    .map_err(|error| PyValueError::new_err(format!("bad URL {url:?}: {error}")))
+            })
+            .transpose()?;
+        let source = match (html, path) {
+            (None, Some(path)) => return Ok(PageInput::File { path, url }),
+            // Python text is decoded already: its UTF-8 bytes are read as UTF-8 whatever the
+            // page's <meta charset> says.
+            (Some(Html::Text(text)), None) => {
+                PageSource::from_bytes(text.into_bytes(), url, Some("utf-8".to_string()))
+            }
+            (Some(Html::Bytes(bytes)), None) => {
+                PageSource::from_bytes(bytes.as_bytes().to_vec(), url, None)
+            }
+            (Some(_), Some(_)) => {
+                let message = "give the page either as html or as path=, not both";
+                return Err(PyValueError::new_err(message));
+            }
+            (None, None) => {
+                let message = "no page: give its html (str or bytes) or path=";
+                return Err(PyValueError::new_err(message));
+            }
+        };
+        Ok(PageInput::Ready(source))
+    }
+
+    /// The page's source; a file's directory is its web root, so its local CSS loads.
+    fn source(self) -> Result<PageSource, Failure> {
+        let (path, url) = match self {
+            PageInput::Ready(source) => return Ok(source),
+            PageInput::File { path, url } => (path, url),
+        };
+        let mut source =
+            PageSource::from_file(&path, None).map_err(|cause| Failure::Read { path, cause })?;
+        if url.is_some() {
+            source.url = url;
+        }
+        Ok(source)
+    }
+}
+
+/// Why a call failed while the GIL was released.
+enum Failure {
+    Read {
+        path: PathBuf,
+        cause: std::io::Error,
+    },
+    Score(ScoreError),
+}
+
+impl Failure {
+    fn into_py_err(self) -> PyErr {
+        match self {
+            Failure::Read { path, cause } => read_error(&path, cause),
+            Failure::Score(error) => PageError::new_err(error.to_string()),
+        }
+    }
+}
+
+/// An unreadable file as the command line words it, with the matching `OSError` subclass.
+fn read_error(path: &std::path::Path, error: std::io::Error) -> PyErr {
+    let message = format!("cannot read {}: {error}", path.display());
+    match error.kind() {
+        std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
+        std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(message),
+        std::io::ErrorKind::IsADirectory => PyIsADirectoryError::new_err(message),
+        _ => PyOSError::new_err(message),
+    }
+}
+
+/// The named model, or the one shipped for `engine`; another engine's model only when forced
+/// (its coefficients were fitted to other boxes), as `pagelevel score --model` rules.
+fn load_model(path: Option<PathBuf>, engine: LayoutEngine, force: bool) -> PyResult<TemplateModel> {
+    let model = match &path {
+        Some(path) => TemplateModel::load(path),
+        None => TemplateModel::builtin_for(engine),
+    }
+    .map_err(|error| PyValueError::new_err(error.to_string()))?;
+    if let (Some(path), false) = (&path, model.layout_engine == engine || force) {
+        return Err(PyValueError::new_err(format!(
+            "{} was trained on {} layouts; layout=\"{}\" gives boxes its coefficients were not \
+             fitted to (use a model trained on {} layouts, or force=True)",
+            path.display(),
+            model.layout_engine.name(),
+            engine.name(),
+            engine.name()
+        )));
+    }
+    Ok(model)
+}
+
+fn penalty_scheme(name: &str) -> PyResult<PenaltyScheme> {
+    match name {
+        "area" => Ok(PenaltyScheme::PageArea),
+        "count" => Ok(PenaltyScheme::SubtreeSize),
+        "parent-area" => Ok(PenaltyScheme::ParentArea),
+        other => Err(PyValueError::new_err(format!(
+            "penalty must be \"area\", \"count\" or \"parent-area\", got {other:?}"
+        ))),
+    }
+}
+
+fn node_weight(name: &str) -> PyResult<NodeWeight> {
+    match name {
+        "sqrt-area" => Ok(NodeWeight::SqrtArea),
+        "count" => Ok(NodeWeight::Count),
+        other => Err(PyValueError::new_err(format!(
+            "weight must be \"sqrt-area\" or \"count\", got {other:?}"
+        ))),
+    }
+}
+
+#[pymodule]
+fn _pagelevel(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<Scorer>()?;
+    module.add("PageError", module.py().get_type::<PageError>())?;
+    Ok(())
+}

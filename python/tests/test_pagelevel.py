@@ -1,0 +1,160 @@
+"""The Python package on real pages: the bundled GNU page and pages of the shared labelled sets
+(``../shared/datasets/labeled`` beside the repository)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import pagelevel
+
+REPO = Path(__file__).resolve().parents[2]
+GNU = REPO / "datasets" / "example" / "gnu.org" / "index.html"
+LABELLED = REPO / ".." / "shared" / "datasets" / "labeled"
+# Pages of three sets, each with a sentence of its gold main text.
+ARTICLES = {
+    "dragnet/HTML/128.html": "many people were prepared to give up a little privacy",
+    "big9/yahoo/html/2009-iran.html": "Iran offered help in combating the Afghan drugs trade",
+    "cleaneval/input/final-80.html": "Our knowledge of the logical and natural foundations",
+}
+CLI = Path(os.environ.get("PAGELEVEL_BIN", REPO / "target" / "release" / "pagelevel"))
+
+
+def labelled(name: str) -> Path:
+    path = LABELLED / name
+    if not path.exists():
+        pytest.fail(f"{path} is missing: the shared datasets sit beside the repository")
+    return path
+
+
+def without_timings(page: dict) -> dict:
+    return {key: value for key, value in page.items() if key != "timings_ms"}
+
+
+def test_extract_of_the_bundled_page_is_its_article_without_the_footer():
+    text = pagelevel.extract(GNU.read_text(encoding="utf-8"))
+    assert "GNU is a Unix-like operating system" in text
+    assert "Copyright Infringement Notification" not in text
+
+
+def test_content_is_the_text_not_template():
+    content = pagelevel.content(GNU.read_text(encoding="utf-8"))
+    assert "GNU is a Unix-like operating system" in content
+    assert "Copyright Infringement Notification" not in content
+
+
+@pytest.mark.parametrize("name", sorted(ARTICLES))
+def test_extract_finds_the_gold_article_of_labelled_pages(name):
+    assert ARTICLES[name] in " ".join(pagelevel.extract(labelled(name).read_bytes()).split())
+
+
+def test_score_is_the_object_the_command_line_writes():
+    if not CLI.exists():
+        pytest.fail(
+            f"{CLI} is missing: build it with `cargo build --release` (or set PAGELEVEL_BIN)"
+        )
+    written = subprocess.run(
+        [str(CLI), "score", "--layout", "native", "--format", "json", str(GNU)],
+        check=True,
+        capture_output=True,
+    ).stdout
+    from_cli = json.loads(written)
+    from_python = pagelevel.score(path=GNU)
+    assert without_timings(from_python) == without_timings(from_cli)
+    assert from_python["timings_ms"].keys() == from_cli["timings_ms"].keys()
+
+
+def test_score_reads_bytes_and_text_alike_and_keeps_the_url():
+    html = labelled("dragnet/HTML/128.html").read_bytes()
+    url = "https://www.example.com/2012/07/24/security.html"
+    from_bytes = pagelevel.score(html, url)
+    assert from_bytes["url"] == url
+    assert from_bytes["format_version"] == 1
+    assert from_bytes["nodes"][0]["tag"] == "html"
+    assert from_bytes["main_text"] == pagelevel.extract(html, url)
+    as_text = GNU.read_text(encoding="utf-8")
+    assert without_timings(pagelevel.score(as_text)) == without_timings(
+        pagelevel.score(as_text.encode("utf-8"))
+    )
+
+
+def test_a_page_on_disk_has_a_file_url_and_its_stylesheets():
+    page = pagelevel.score(path=str(GNU))
+    assert page["url"].startswith("file://") and page["url"].endswith("gnu.org/index.html")
+    assert "GNU is a Unix-like operating system" in page["main_text"]
+
+
+def test_a_scorer_takes_the_scoring_options():
+    strict = pagelevel.Scorer(threshold=0.9, content_floor=False)
+    assert strict.layout == "native" and strict.threshold == 0.9
+    assert strict.score(path=GNU)["threshold"] == 0.9
+
+
+def test_an_empty_page_fails_with_the_command_line_message():
+    with pytest.raises(pagelevel.PageError, match=r"^the page is empty \(0 bytes\)$"):
+        pagelevel.extract("")
+    with pytest.raises(ValueError):
+        pagelevel.score(b"")
+
+
+def test_binary_bytes_fail_as_not_html():
+    with pytest.raises(pagelevel.PageError, match="looks binary, not HTML"):
+        pagelevel.content(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+
+
+def test_a_page_beyond_the_limits_fails_naming_the_limit():
+    with pytest.raises(pagelevel.PageError, match="over the limit of 100 bytes"):
+        pagelevel.Scorer(max_bytes=100).extract(path=GNU)
+
+
+def test_bad_arguments_are_value_errors():
+    with pytest.raises(ValueError, match="layout must be"):
+        pagelevel.Scorer(layout="gecko")
+    with pytest.raises(ValueError, match="threshold must be between 0 and 1"):
+        pagelevel.Scorer(threshold=1.5)
+    with pytest.raises(ValueError, match="either as html or as path="):
+        pagelevel.extract("<p>x</p>", path=GNU)
+    with pytest.raises(ValueError, match="no page"):
+        pagelevel.extract()
+    with pytest.raises(ValueError, match="bad URL"):
+        pagelevel.extract("<p>x</p>", "not a url")
+
+
+def test_a_missing_file_is_file_not_found_naming_it():
+    with pytest.raises(FileNotFoundError, match="cannot read .*no-such-page.html"):
+        pagelevel.extract(path=REPO / "no-such-page.html")
+
+
+def test_a_failed_page_leaves_the_scorer_usable():
+    scorer = pagelevel.Scorer()
+    with pytest.raises(pagelevel.PageError):
+        scorer.extract(b"")
+    assert "GNU is a Unix-like operating system" in scorer.extract(path=GNU)
+
+
+def test_two_threads_sharing_a_scorer_give_the_results_of_one():
+    pages = [GNU] + [labelled(name) for name in sorted(ARTICLES)]
+    pages = pages * 2
+    alone = pagelevel.Scorer()
+    expected = [without_timings(alone.score(path=page)) for page in pages]
+    shared = pagelevel.Scorer()
+    with ThreadPoolExecutor(2) as pool:
+        got = list(pool.map(lambda page: without_timings(shared.score(path=page)), pages))
+    assert got == expected
+
+
+@pytest.mark.skipif(
+    shutil.which("chromium") is None and not Path("/usr/bin/chromium").exists(),
+    reason="Chromium is not installed (.ci/setup installs it)",
+)
+def test_chromium_lays_the_page_out_with_the_chromium_model():
+    scorer = pagelevel.Scorer(layout="chromium")
+    text = scorer.extract(path=GNU)
+    assert "GNU is a Unix-like operating system" in text
+    assert "Copyright Infringement Notification" not in text
