@@ -248,3 +248,35 @@ fn a_model_trained_on_chromium_layouts_refuses_native_boxes_unless_forced() {
             .arg(example_page()),
     );
 }
+
+#[test]
+fn layout_none_needs_a_model_of_its_own_and_scores_with_no_engine() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let refused = without_chromium(&mut pagelevel(cache.path()))
+        .args(["score", "--layout", "none"])
+        .arg(example_page())
+        .output()
+        .expect("runs");
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("no model ships for --layout none"),
+        "{stderr}"
+    );
+    let chromium_model =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/default.json");
+    let output = succeed(
+        without_chromium(&mut pagelevel(cache.path()))
+            .args([
+                "score", "--layout", "none", "--force", "--format", "jsonl", "--model",
+            ])
+            .arg(&chromium_model)
+            .arg(example_page()),
+    );
+    let page: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert!(
+        page["content_text"]
+            .as_str()
+            .is_some_and(|text| !text.is_empty())
+    );
+}

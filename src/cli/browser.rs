@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use pagelevel::layout::LayoutSource;
+use pagelevel::layout::{DocumentOrderLayout, LayoutSource};
 use pagelevel::model::{LayoutEngine, TemplateModel};
 use pagelevel::page::ParseLimits;
 use pagelevel::render::{LayoutCache, NativeLayout, RenderOptions, Renderer};
@@ -18,6 +18,9 @@ pub enum LayoutChoice {
     /// Blitz, in-process: no browser, ~20× faster; boxes differ from Chromium's on some pages
     /// (training/reports/native/).
     Native,
+    /// No layout: elements stacked in document order; what text, links and tags alone give
+    /// (needs a model trained with --layout none).
+    None,
 }
 
 /// The layout engine, the browser and its layout cache.
@@ -79,6 +82,7 @@ impl LayoutChoice {
         match self {
             LayoutChoice::Chromium => LayoutEngine::Chromium,
             LayoutChoice::Native => LayoutEngine::Native,
+            LayoutChoice::None => LayoutEngine::None,
         }
     }
 }
@@ -88,12 +92,13 @@ impl BrowserArgs {
     pub fn layout_source(&self, render: RenderOptions) -> anyhow::Result<Box<dyn LayoutSource>> {
         match self.layout {
             LayoutChoice::Chromium => Ok(Box::new(Renderer::new(render)?)),
-            LayoutChoice::Native if render.javascript => {
+            LayoutChoice::Native | LayoutChoice::None if render.javascript => {
                 anyhow::bail!(
                     "--javascript needs --layout chromium: the native engine runs no scripts"
                 )
             }
             LayoutChoice::Native => Ok(Box::new(NativeLayout::default())),
+            LayoutChoice::None => Ok(Box::new(DocumentOrderLayout)),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! `pagelevel render`: lays pages out (headless Chromium, or `--layout native`) and writes their
 //! snapshots.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -24,7 +25,8 @@ pub struct RenderArgs {
     /// Where to write the snapshot of a single page (default: standard output).
     #[arg(short, long, conflicts_with = "out_dir")]
     output: Option<PathBuf>,
-    /// With several pages: write one `<name>.json` snapshot per page into this directory.
+    /// With several pages: write one snapshot per page into this directory, named by the page's
+    /// path under its directory argument (`site/a/index.html` → `OUT/a/index.json`).
     #[arg(long)]
     out_dir: Option<PathBuf>,
     /// Directory served as the web root (root-absolute links resolve in it); default: each
@@ -54,22 +56,15 @@ pub struct RenderArgs {
 }
 
 pub fn run(args: RenderArgs) -> anyhow::Result<Outcome> {
-    let arguments: Vec<String> = args
-        .pages
-        .iter()
-        .map(|path| path.display().to_string())
-        .collect();
-    let pages: Vec<PathBuf> = expand_inputs(&arguments, StdinPages::JsonLines)?
-        .filter_map(|input| match input {
-            Ok(PageInput::File(path)) => Some(path),
-            _ => None,
-        })
-        .collect();
+    let pages = snapshot_names(&args.pages, args.out_dir.is_some())?;
     if pages.len() > 1 && args.output.is_some() {
         anyhow::bail!(
             "--output takes one page; {} were given (use --out-dir)",
             pages.len()
         );
+    }
+    if let Some(directory) = &args.out_dir {
+        prepare_out_dir(directory)?;
     }
     let options = RenderOptions {
         javascript: args.javascript,
@@ -78,15 +73,11 @@ pub fn run(args: RenderArgs) -> anyhow::Result<Outcome> {
         ..args.browser.render_options()
     };
     let mut layout = args.browser.layout_source(options)?;
-    if let Some(directory) = &args.out_dir {
-        std::fs::create_dir_all(directory)
-            .with_context(|| format!("cannot create {}", directory.display()))?;
-    }
     let single = pages.len() == 1;
     let mut render_times = Vec::new();
     let mut failed = 0;
-    for path in &pages {
-        match render_one(layout.as_mut(), path, &args) {
+    for (path, name) in &pages {
+        match render_one(layout.as_mut(), path, name, &args) {
             Ok(render_ms) => {
                 if let Some(ms) = render_ms {
                     render_times.push(ms);
@@ -116,6 +107,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<Outcome> {
 fn render_one(
     layout: &mut dyn LayoutSource,
     path: &Path,
+    name: &Path,
     args: &RenderArgs,
 ) -> anyhow::Result<Option<f64>> {
     let placement = PlacementOptions {
@@ -131,11 +123,11 @@ fn render_one(
         (Some(output), _) => std::fs::write(output, json)
             .with_context(|| format!("cannot write {}", output.display()))?,
         (None, Some(directory)) => {
-            let name = path
-                .file_stem()
-                .map(|stem| stem.to_string_lossy())
-                .unwrap_or_default();
-            let output = directory.join(format!("{name}.json"));
+            let output = directory.join(name);
+            if let Some(parent) = output.parent() {
+                std::fs::create_dir_all(parent)
+                    .with_context(|| format!("cannot create {}", parent.display()))?;
+            }
             std::fs::write(&output, json)
                 .with_context(|| format!("cannot write {}", output.display()))?;
         }
@@ -146,6 +138,58 @@ fn render_one(
         }
     }
     Ok((!rendered.from_cache).then_some(rendered.layout_ms))
+}
+
+/// Every page to render with the name of its snapshot under `--out-dir`: its path relative to
+/// the directory argument it was found in (a file argument: its own name), with `.json` for its
+/// extension. Pages whose names would still coincide (`a.html` and `a.htm`, or two directory
+/// arguments holding the same path) are refused with `--out-dir` before anything is rendered,
+/// since one snapshot would silently replace the other.
+fn snapshot_names(
+    arguments: &[PathBuf],
+    to_directory: bool,
+) -> anyhow::Result<Vec<(PathBuf, PathBuf)>> {
+    let mut pages = Vec::new();
+    let mut taken: BTreeMap<PathBuf, PathBuf> = BTreeMap::new();
+    for argument in arguments {
+        let expanded = expand_inputs(&[argument.display().to_string()], StdinPages::JsonLines)?;
+        for input in expanded {
+            let Ok(PageInput::File(path)) = input else {
+                continue;
+            };
+            let relative = match argument.is_dir() {
+                true => path.strip_prefix(argument).unwrap_or(&path).to_path_buf(),
+                false => PathBuf::from(path.file_name().unwrap_or(path.as_os_str())),
+            };
+            let name = relative.with_extension("json");
+            if let Some(earlier) = taken.insert(name.clone(), path.clone())
+                && to_directory
+            {
+                anyhow::bail!(
+                    "{} and {} would both be written to the snapshot {} under --out-dir; \
+                     render them in separate runs",
+                    earlier.display(),
+                    path.display(),
+                    name.display()
+                );
+            }
+            pages.push((path, name));
+        }
+    }
+    Ok(pages)
+}
+
+/// Creates `--out-dir` and proves a file can be written in it, before any page is rendered.
+fn prepare_out_dir(directory: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(directory)
+        .with_context(|| format!("cannot create the --out-dir {}", directory.display()))?;
+    let probe = directory.join(format!(".pagelevel-probe-{}", std::process::id()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .with_context(|| format!("cannot write in the --out-dir {}", directory.display()))?;
+    std::fs::remove_file(&probe).with_context(|| format!("cannot remove {}", probe.display()))
 }
 
 fn print_summary(pages: usize, failed: usize, render_times: &mut [f64]) {

@@ -6,7 +6,7 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 use indicatif::ProgressBar;
 use pagelevel::fetch::CrawlOptions;
-use pagelevel::model::{FitOptions, SiteBalance};
+use pagelevel::model::{FitOptions, SiteBalance, TemplateModel};
 use pagelevel::sitelevel::Method;
 use pagelevel::train::{TrainOptions, TrainProgress, read_sites_file, train, write_report};
 
@@ -102,6 +102,8 @@ impl TrainProgress for Bars {
 }
 
 pub fn run(args: TrainArgs) -> anyhow::Result<Outcome> {
+    // Training takes hours; an --out that cannot be written must stop it before, not after.
+    TemplateModel::check_writable(&args.out)?;
     let sites = read_sites_file(&args.sites)?;
     let options = TrainOptions {
         max_pages: args.max_pages,

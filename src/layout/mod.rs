@@ -24,6 +24,8 @@ pub enum LayoutEngine {
     Chromium,
     /// Blitz in-process (`render::NativeLayout`).
     Native,
+    /// No layout at all ([`DocumentOrderLayout`]): the floor that measures what layout adds.
+    None,
 }
 
 impl LayoutEngine {
@@ -32,6 +34,7 @@ impl LayoutEngine {
         match self {
             LayoutEngine::Chromium => "chromium",
             LayoutEngine::Native => "native",
+            LayoutEngine::None => "none",
         }
     }
 }
@@ -46,6 +49,53 @@ pub trait LayoutSource: Send {
 impl LayoutSource for Box<dyn LayoutSource> {
     fn lay_out(&mut self, page: &Page, source: &PageSource) -> Result<LaidOut, LayoutError> {
         (**self).lay_out(page, source)
+    }
+}
+
+/// No layout: every element a full-width band of the same height, stacked in document order,
+/// and elements no browser shows (`<head>` and its content) without a box. Features then carry
+/// only text, links, tags, roles and document position — the floor that says what real boxes
+/// add (`--layout none`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DocumentOrderLayout;
+
+/// Height of each element's band: its area (1280 × 20 px²) is above the hidden-node area, so
+/// every element is classified.
+const BAND_HEIGHT: f64 = 20.0;
+
+impl LayoutSource for DocumentOrderLayout {
+    fn lay_out(&mut self, page: &Page, _source: &PageSource) -> Result<LaidOut, LayoutError> {
+        let dom = &page.dom;
+        let unseen = [
+            "head", "script", "style", "template", "noscript", "title", "meta", "link",
+        ];
+        let mut hidden = vec![false; dom.len()];
+        let width = f64::from(VIEWPORT.width);
+        let boxes = dom
+            .ids()
+            .map(|id| {
+                let element = dom.element(id);
+                let inherited = element.parent.is_some_and(|parent| hidden[parent.index()]);
+                hidden[id.index()] = inherited || unseen.contains(&element.tag.as_str());
+                (!hidden[id.index()]).then(|| LayoutBox {
+                    x: 0.0,
+                    y: BAND_HEIGHT * f64::from(id.0),
+                    width,
+                    height: BAND_HEIGHT,
+                })
+            })
+            .collect();
+        Ok(LaidOut {
+            layout: Layout {
+                boxes,
+                unpainted: Vec::new(),
+                page_width: width,
+                page_height: BAND_HEIGHT * (dom.len() as f64 + 1.0),
+                viewport: VIEWPORT,
+            },
+            screenshot: None,
+            from_cache: false,
+        })
     }
 }
 

@@ -27,9 +27,19 @@ pub const MODEL_FORMAT: &str = "pagelevel-model";
 /// Version of the model file layout; bump it on any change a reader must know about.
 pub const MODEL_FORMAT_VERSION: u32 = 1;
 
-/// The model shipped in `models/default.json`, compiled in so `score` works with no files.
 pub use crate::layout::LayoutEngine;
 
+/// Largest magnitude of a coefficient, intercept, feature mean or scale a model file may hold.
+/// Fitted models stay within ±100; beyond this a standardized dot product can overflow to ±∞
+/// and the score of a node becomes NaN.
+pub const MAX_MODEL_VALUE: f64 = 1e6;
+/// Smallest standardization scale: fitting replaces scales at or below 1e-9 by 1.
+pub const MIN_SCALE: f64 = 1e-9;
+/// Largest `hidden_area`, px²: 10⁷ px² is about eight full 1280 × 1024 screens; a threshold
+/// above it would hide every element of most pages.
+pub const MAX_HIDDEN_AREA: f64 = 1e7;
+
+/// The model shipped in `models/default.json`, compiled in so `score` works with no files.
 const BUILTIN_MODEL: &str = include_str!("../../models/default.json");
 
 /// The shipped model trained on native (Blitz) layouts.
@@ -39,15 +49,25 @@ const BUILTIN_NATIVE_MODEL: &str = include_str!("../../models/native.json");
 #[derive(Debug, Error)]
 pub enum ModelError {
     /// The model file could not be read from disk.
-    #[error("cannot read model {path}: {source}")]
+    #[error("cannot read model {path}")]
     Read {
         /// The model file as given.
         path: String,
         /// The I/O error.
         source: std::io::Error,
     },
-    /// The text is not JSON, lacks `"format": "pagelevel-model"`, has no area buckets, or a
-    /// bucket's coefficients or standardization have the wrong length or non-finite values.
+    /// The text is not JSON, lacks `"format": "pagelevel-model"`, has no area buckets, or holds
+    /// values no fitted model has (see [`TemplateModel::from_json`]): the cause names the field
+    /// and the bucket.
+    /// No model ships for this layout engine.
+    #[error(
+        "no model ships for --layout {engine}: train one with `pagelevel train --layout {engine}` \
+         and pass it with --model"
+    )]
+    NoBuiltin {
+        /// The engine's name.
+        engine: &'static str,
+    },
     /// Also returned by [`TemplateModel::save`] when serialization fails.
     #[error("model {path} is not a valid pagelevel model file: {cause}")]
     Corrupt {
@@ -76,7 +96,7 @@ pub enum ModelError {
         cause: String,
     },
     /// The model file could not be written.
-    #[error("cannot write model {path}: {source}")]
+    #[error("cannot write model {path}")]
     Write {
         /// The destination file.
         path: String,
@@ -190,6 +210,9 @@ impl TemplateModel {
             LayoutEngine::Native => {
                 TemplateModel::from_json(BUILTIN_NATIVE_MODEL, "<built-in native-layout model>")
             }
+            LayoutEngine::None => Err(ModelError::NoBuiltin {
+                engine: engine.name(),
+            }),
         }
     }
 
@@ -203,7 +226,10 @@ impl TemplateModel {
         TemplateModel::from_json(&text, &name)
     }
 
-    /// Parses and checks a model: format, version, feature names, bucket shapes.
+    /// Parses and checks a model: format, version, feature names, bucket shapes, and values: no
+    /// non-finite or absurd number (|value| > [`MAX_MODEL_VALUE`], a scale below [`MIN_SCALE`],
+    /// `hidden_area` outside [0, [`MAX_HIDDEN_AREA`]]) and bucket ranges ascending without
+    /// overlap.
     pub fn from_json(text: &str, name: &str) -> Result<TemplateModel, ModelError> {
         let corrupt = |cause: String| ModelError::Corrupt {
             path: name.to_string(),
@@ -252,41 +278,138 @@ impl TemplateModel {
         if model.buckets.is_empty() {
             return Err(corrupt("it has no area buckets".into()));
         }
-        for bucket in &model.buckets {
-            let shapes_match = bucket.coefficients.len() == FEATURE_COUNT
-                && bucket.standardization.mean.len() == FEATURE_COUNT
-                && bucket.standardization.scale.len() == FEATURE_COUNT;
-            let finite = bucket
-                .coefficients
-                .iter()
-                .chain(&bucket.standardization.mean)
-                .all(|v| v.is_finite())
-                && bucket
-                    .standardization
-                    .scale
-                    .iter()
-                    .all(|s| s.is_finite() && *s > 0.0)
-                && bucket.intercept.is_finite();
-            if !shapes_match || !finite {
-                return Err(corrupt(format!(
-                    "the bucket from {} px² has malformed coefficients or standardization",
-                    bucket.min_area
-                )));
-            }
-        }
+        model.check_values().map_err(corrupt)?;
         Ok(model)
     }
 
-    /// Writes the model as pretty JSON.
+    /// Refuses numbers no fitted model has, so that a damaged or hand-edited file fails at load
+    /// naming the field, not later as a NaN score: vector lengths, non-finite or absurd (beyond
+    /// [`MAX_MODEL_VALUE`]) coefficients, intercepts and means, scales outside
+    /// [[`MIN_SCALE`], [`MAX_MODEL_VALUE`]], a `hidden_area` outside [0, [`MAX_HIDDEN_AREA`]],
+    /// bucket ranges that are empty, descending, overlapping or unbounded before the last.
+    fn check_values(&self) -> Result<(), String> {
+        if !(self.hidden_area.is_finite() && (0.0..=MAX_HIDDEN_AREA).contains(&self.hidden_area)) {
+            return Err(format!(
+                "hidden_area is {}; it must be a number of px² from 0 to {MAX_HIDDEN_AREA:e}",
+                self.hidden_area
+            ));
+        }
+        let mut previous_end = 0.0;
+        for (index, bucket) in self.buckets.iter().enumerate() {
+            let at = format!("bucket {index} (from {} px²)", bucket.min_area);
+            let last = index + 1 == self.buckets.len();
+            if !(bucket.min_area.is_finite() && bucket.min_area >= previous_end) {
+                return Err(format!(
+                    "{at}: min_area {} is below the end of the bucket before ({previous_end}); \
+                     buckets must be in ascending, non-overlapping area order",
+                    bucket.min_area
+                ));
+            }
+            match bucket.max_area {
+                Some(max) if max.is_finite() && max > bucket.min_area => previous_end = max,
+                Some(max) => {
+                    return Err(format!(
+                        "{at}: max_area {max} is not above min_area {}",
+                        bucket.min_area
+                    ));
+                }
+                None if last => {}
+                None => {
+                    return Err(format!(
+                        "{at}: max_area is null (unbounded) but {} more bucket(s) follow; \
+                         only the last bucket may be unbounded",
+                        self.buckets.len() - index - 1
+                    ));
+                }
+            }
+            let vectors = [
+                ("coefficients", &bucket.coefficients),
+                ("standardization.mean", &bucket.standardization.mean),
+                ("standardization.scale", &bucket.standardization.scale),
+            ];
+            for (field, values) in vectors {
+                if values.len() != FEATURE_COUNT {
+                    return Err(format!(
+                        "{at}: {field} has {} values; it needs one per feature ({FEATURE_COUNT})",
+                        values.len()
+                    ));
+                }
+                let (low, high) = match field {
+                    "standardization.scale" => (MIN_SCALE, MAX_MODEL_VALUE),
+                    _ => (-MAX_MODEL_VALUE, MAX_MODEL_VALUE),
+                };
+                if let Some((feature, value)) = values
+                    .iter()
+                    .enumerate()
+                    .find(|(_, value)| !(low..=high).contains(*value))
+                {
+                    return Err(format!(
+                        "{at}: {field}[{feature}] (feature \"{}\") is {value:e}; it must lie in \
+                         [{low:e}, {high:e}]",
+                        FEATURE_NAMES[feature]
+                    ));
+                }
+            }
+            if !(-MAX_MODEL_VALUE..=MAX_MODEL_VALUE).contains(&bucket.intercept) {
+                return Err(format!(
+                    "{at}: intercept is {:e}; it must lie in [{:e}, {MAX_MODEL_VALUE:e}]",
+                    bucket.intercept, -MAX_MODEL_VALUE
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the model as pretty JSON. The file is written beside `path` under a temporary
+    /// name, synced and renamed over `path`, so a failed write (a full disk, a killed run) never
+    /// leaves half a model: `path` holds the old model or the new one. A symbolic link at `path`
+    /// is followed: the file it names is replaced.
     pub fn save(&self, path: &Path) -> Result<(), ModelError> {
         let json = serde_json::to_string_pretty(self).map_err(|e| ModelError::Corrupt {
             path: path.display().to_string(),
             cause: e.to_string(),
         })?;
-        std::fs::write(path, json + "\n").map_err(|source| ModelError::Write {
+        let failed = |source| ModelError::Write {
             path: path.display().to_string(),
             source,
-        })
+        };
+        let target = match std::fs::symlink_metadata(path) {
+            Ok(metadata) if metadata.file_type().is_symlink() => {
+                std::fs::canonicalize(path).map_err(failed)?
+            }
+            _ => path.to_path_buf(),
+        };
+        let temporary = temporary_beside(&target);
+        let written = std::fs::File::create(&temporary).and_then(|mut file| {
+            use std::io::Write;
+            file.write_all(json.as_bytes())?;
+            file.write_all(b"\n")?;
+            file.sync_all()
+        });
+        if let Err(source) = written.and_then(|()| std::fs::rename(&temporary, &target)) {
+            let _ = std::fs::remove_file(&temporary);
+            return Err(failed(source));
+        }
+        // The rename is durable once the directory is synced; a failure here loses nothing.
+        if let Ok(directory) = std::fs::File::open(directory_of(&target)) {
+            let _ = directory.sync_all();
+        }
+        Ok(())
+    }
+
+    /// Checks, before a long training run, that [`TemplateModel::save`] can write `path`: its
+    /// directory exists and a file can be created in it.
+    pub fn check_writable(path: &Path) -> Result<(), ModelError> {
+        let probe = temporary_beside(path);
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&probe)
+            .and_then(|_| std::fs::remove_file(&probe))
+            .map_err(|source| ModelError::Write {
+                path: path.display().to_string(),
+                source,
+            })
     }
 
     /// The bucket whose area range holds `area`.
@@ -309,6 +432,20 @@ impl TemplateModel {
             })
             .collect()
     }
+}
+
+/// The directory a file `path` is in (`.` for a bare file name).
+fn directory_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
+}
+
+/// A file name beside `path` that no other process uses: `.NAME.pagelevel-PID.tmp`.
+fn temporary_beside(path: &Path) -> std::path::PathBuf {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    directory_of(path).join(format!(".{name}.pagelevel-{}.tmp", std::process::id()))
 }
 
 #[cfg(test)]

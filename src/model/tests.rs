@@ -177,3 +177,169 @@ fn with_equal_site_weight_one_large_site_no_longer_outvotes_the_others() {
     assert!(p_template(SiteBalance::Equal) > 0.5);
     assert!(p_template(SiteBalance::None) < 0.5);
 }
+
+/// The shipped model as JSON, to damage one field at a time.
+fn builtin_json() -> serde_json::Value {
+    serde_json::to_value(TemplateModel::builtin().expect("built-in model")).expect("json")
+}
+
+/// The load error of `json`, as a user reads it.
+fn refusal(json: &serde_json::Value) -> String {
+    TemplateModel::from_json(&json.to_string(), "m.json")
+        .expect_err("refused")
+        .to_string()
+}
+
+#[test]
+fn a_model_with_overflowing_or_absurd_numbers_is_refused_at_load_naming_field_and_bucket() {
+    let mut json = builtin_json();
+    json["buckets"][1]["coefficients"][2] = 1e308.into();
+    let error = refusal(&json);
+    assert!(
+        error.contains("bucket 1") && error.contains("coefficients[2]") && error.contains("1e308"),
+        "{error}"
+    );
+
+    let mut json = builtin_json();
+    json["buckets"][0]["intercept"] = (-2e6).into();
+    let error = refusal(&json);
+    assert!(
+        error.contains("bucket 0") && error.contains("intercept"),
+        "{error}"
+    );
+
+    let mut json = builtin_json();
+    json["buckets"][3]["standardization"]["mean"][0] = 5e7.into();
+    let error = refusal(&json);
+    assert!(
+        error.contains("bucket 3") && error.contains("standardization.mean[0]"),
+        "{error}"
+    );
+
+    for scale in [0.0, -1.0, 1e-300] {
+        let mut json = builtin_json();
+        json["buckets"][2]["standardization"]["scale"][4] = scale.into();
+        let error = refusal(&json);
+        assert!(
+            error.contains("bucket 2") && error.contains("standardization.scale[4]"),
+            "{error}"
+        );
+    }
+}
+
+#[test]
+fn a_model_with_bad_bucket_ranges_or_hidden_area_is_refused_at_load() {
+    let mut json = builtin_json();
+    json["buckets"][1]["max_area"] = json["buckets"][1]["min_area"].clone();
+    let error = refusal(&json);
+    assert!(
+        error.contains("bucket 1") && error.contains("max_area"),
+        "{error}"
+    );
+
+    let mut json = builtin_json();
+    json["buckets"][2]["min_area"] = 3_000.0.into();
+    let error = refusal(&json);
+    assert!(
+        error.contains("bucket 2") && error.contains("overlapping"),
+        "{error}"
+    );
+
+    let mut json = builtin_json();
+    json["buckets"][1]["max_area"] = serde_json::Value::Null;
+    let error = refusal(&json);
+    assert!(
+        error.contains("bucket 1") && error.contains("unbounded"),
+        "{error}"
+    );
+
+    for hidden in [-1.0, 2e7] {
+        let mut json = builtin_json();
+        json["hidden_area"] = hidden.into();
+        let error = refusal(&json);
+        assert!(error.contains("hidden_area"), "{error}");
+    }
+}
+
+#[test]
+fn the_shipped_models_pass_the_load_checks() {
+    TemplateModel::builtin_for(LayoutEngine::Chromium).expect("chromium model");
+    TemplateModel::builtin_for(LayoutEngine::Native).expect("native model");
+}
+
+/// The error and its causes as `pagelevel` prints them: `a: b: c`.
+fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(inner) = cause {
+        text.push_str(&format!(": {inner}"));
+        cause = inner.source();
+    }
+    text
+}
+
+#[test]
+fn a_missing_model_file_is_reported_with_its_cause_once() {
+    let directory = tempfile::tempdir().expect("temp dir");
+    let path = directory.path().join("missing.json");
+    let error = TemplateModel::load(&path).expect_err("missing");
+    let text = with_causes(&error);
+    assert!(text.contains("missing.json"), "{text}");
+    assert_eq!(text.matches("No such file").count(), 1, "{text}");
+}
+
+#[test]
+fn a_model_cannot_be_trained_for_a_directory_that_does_not_exist() {
+    let directory = tempfile::tempdir().expect("temp dir");
+    let path = directory.path().join("no/such/dir/model.json");
+    let error = TemplateModel::check_writable(&path).expect_err("refused");
+    assert!(
+        error.to_string().contains("no/such/dir/model.json"),
+        "{error}"
+    );
+    TemplateModel::check_writable(&directory.path().join("model.json")).expect("writable");
+    assert_eq!(
+        std::fs::read_dir(directory.path()).expect("list").count(),
+        0
+    );
+}
+
+/// Set in the child process of the test below, which saves under a small file-size limit.
+const SAVE_UNDER_LIMIT: &str = "PAGELEVEL_TEST_SAVE_UNDER_FILE_LIMIT";
+
+#[test]
+fn a_save_that_fails_part_way_leaves_the_previous_model_whole() {
+    let model = TemplateModel::builtin().expect("built-in model");
+    if let Some(path) = std::env::var_os(SAVE_UNDER_LIMIT) {
+        // The child: writing more than the limit fails with EFBIG (SIGXFSZ is ignored).
+        model
+            .save(Path::new(&path))
+            .expect_err("the write exceeds the file-size limit");
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temp dir");
+    let path = directory.path().join("model.json");
+    let previous = "{\"the previous model\": true}\n";
+    std::fs::write(&path, previous).expect("write");
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 8; exec \"$0\" \"$@\"")
+        .arg(std::env::current_exe().expect("test binary"))
+        .args([
+            "--exact",
+            "model::tests::a_save_that_fails_part_way_leaves_the_previous_model_whole",
+            "--test-threads=1",
+        ])
+        .env(SAVE_UNDER_LIMIT, &path)
+        .status()
+        .expect("the child runs");
+    assert!(
+        status.success(),
+        "the child's save did not fail as expected"
+    );
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), previous);
+    assert_eq!(
+        std::fs::read_dir(directory.path()).expect("list").count(),
+        1
+    );
+}

@@ -61,11 +61,48 @@ pub fn find_chromium(explicit: Option<&Path>) -> Result<PathBuf, RenderError> {
         })
 }
 
+/// What identifies the Chromium build at `chromium` for the layout cache key: its resolved path,
+/// size and modification time. A new Chromium lays some pages out differently, so its layouts
+/// must not be taken from an older one's entries; a package upgrade replaces the file (Debian's
+/// `/usr/bin/chromium` wrapper script included, whose time is the package's build time). When
+/// the file cannot be inspected the identity is the path alone.
+pub fn chromium_identity(chromium: &Path) -> String {
+    let resolved = std::fs::canonicalize(chromium).unwrap_or_else(|_| chromium.to_path_buf());
+    let Ok(metadata) = std::fs::metadata(&resolved) else {
+        return resolved.display().to_string();
+    };
+    let modified = metadata
+        .modified()
+        .ok()
+        .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |since| since.as_nanos());
+    format!("{}\n{}\n{modified}", resolved.display(), metadata.len())
+}
+
 /// A launched browser and its one tab.
 pub struct BrowserSession {
     // Held so the browser process lives as long as the session; dropping it kills Chromium.
     _browser: Browser,
     tab: Arc<Tab>,
+    /// How long one DevTools call may take, for the message when one takes longer.
+    call_timeout: Duration,
+}
+
+/// What went wrong while `doing` something with the browser, in words: headless_chrome's
+/// timeout ("The event waited for never came") becomes "timed out after N s".
+fn describe(doing: &str, error: &anyhow::Error, call_timeout: Duration) -> String {
+    let timed_out = error
+        .chain()
+        .any(|cause| cause.downcast_ref::<headless_chrome::util::Timeout>().is_some());
+    if timed_out {
+        format!(
+            "{doing}: the browser call timed out after {} s (a hung page or an overloaded \
+             machine; --timeout sets the limit)",
+            call_timeout.as_secs_f64()
+        )
+    } else {
+        format!("{doing}: {error:#}")
+    }
 }
 
 /// What the in-page walk returns: flat `[id, x, y, width, height]` quintuples (`x = null` for no
@@ -119,11 +156,12 @@ impl BrowserSession {
             args: args.iter().map(OsString::as_os_str).collect(),
             ..LaunchOptions::default()
         };
-        let browser =
-            Browser::new(options).map_err(|error| RenderError::Launch(format!("{error:#}")))?;
+        let launch_failed =
+            |doing: &str, error: anyhow::Error| RenderError::Launch(describe(doing, &error, call_timeout));
+        let browser = Browser::new(options).map_err(|error| launch_failed("launching", error))?;
         let tab = browser
             .new_tab()
-            .map_err(|error| RenderError::Launch(format!("{error:#}")))?;
+            .map_err(|error| launch_failed("opening a tab", error))?;
         tab.call_method(Emulation::SetDeviceMetricsOverride {
             width: viewport.width,
             height: viewport.height,
@@ -140,10 +178,11 @@ impl BrowserSession {
             display_feature: None,
             device_posture: None,
         })
-        .map_err(|error| RenderError::Launch(format!("setting the viewport: {error:#}")))?;
+        .map_err(|error| launch_failed("setting the viewport", error))?;
         Ok(BrowserSession {
             _browser: browser,
             tab,
+            call_timeout,
         })
     }
 
@@ -165,7 +204,7 @@ impl BrowserSession {
                 frame_id: None,
                 referrer_policy: None,
             })
-            .map_err(|error| RenderError::Browser(format!("navigating: {error:#}")))?;
+            .map_err(|error| self.failed("navigating", error))?;
         if let Some(error) = navigation.error_text {
             return Err(RenderError::Browser(format!("navigation failed: {error}")));
         }
@@ -194,7 +233,7 @@ impl BrowserSession {
             let evaluated = match evaluated {
                 Ok(evaluated) => evaluated,
                 Err(error) if error.to_string().contains("context") => continue,
-                Err(error) => return Err(RenderError::Browser(format!("measuring: {error:#}"))),
+                Err(error) => return Err(self.failed("measuring", error)),
             };
             if let Some(exception) = evaluated.exception_details {
                 if exception.text.contains("context") {
@@ -222,6 +261,11 @@ impl BrowserSession {
 }
 
 impl BrowserSession {
+    /// The error of a failed DevTools call made while `doing` something.
+    fn failed(&self, doing: &str, error: anyhow::Error) -> RenderError {
+        RenderError::Browser(describe(doing, &error, self.call_timeout))
+    }
+
     /// A JPEG picture of the laid-out page from its top, `height` pixels at most, taken in the
     /// same navigation as [`BrowserSession::lay_out`] so it shows exactly what was measured.
     pub fn screenshot(&self, width: f64, height: f64) -> Result<Vec<u8>, RenderError> {
@@ -242,7 +286,7 @@ impl BrowserSession {
                 capture_beyond_viewport: Some(true),
                 optimize_for_speed: None,
             })
-            .map_err(|error| RenderError::Browser(format!("taking a screenshot: {error:#}")))?
+            .map_err(|error| self.failed("taking a screenshot", error))?
             .data;
         base64::engine::general_purpose::STANDARD
             .decode(data)
