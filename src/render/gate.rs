@@ -193,8 +193,9 @@ fn answer(method: &str, target: &str, state: &GateState) -> Option<Response> {
 }
 
 /// Maps a URL path (and query) to a file under the web root, never outside it. wget-saved
-/// sites keep a query in the file name (`style.css?v=2`), so that name is tried first.
-fn local_file(web_root: &Path, path: &str, query: Option<&str>) -> Option<PathBuf> {
+/// sites keep a query in the file name (`style.css?v=2`), so that name is tried first. The
+/// native layout reads stylesheets and image sizes by the same rule.
+pub(super) fn local_file(web_root: &Path, path: &str, query: Option<&str>) -> Option<PathBuf> {
     let decoded = percent_decode(path);
     let relative = decoded.trim_start_matches('/');
     let mut candidates = Vec::new();
