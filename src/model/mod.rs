@@ -56,9 +56,6 @@ pub enum ModelError {
         /// The I/O error.
         source: std::io::Error,
     },
-    /// The text is not JSON, lacks `"format": "pagelevel-model"`, has no area buckets, or holds
-    /// values no fitted model has (see [`TemplateModel::from_json`]): the cause names the field
-    /// and the bucket.
     /// No model ships for this layout engine.
     #[error(
         "no model ships for --layout {engine}: train one with `pagelevel train --layout {engine}` \
@@ -68,7 +65,9 @@ pub enum ModelError {
         /// The engine's name.
         engine: &'static str,
     },
-    /// Also returned by [`TemplateModel::save`] when serialization fails.
+    /// The text is not JSON, lacks `"format": "pagelevel-model"`, has no area buckets, or holds
+    /// values no fitted model has (see [`TemplateModel::from_json`]): the cause names the field
+    /// and the bucket. Also returned by [`TemplateModel::save`] when serialization fails.
     #[error("model {path} is not a valid pagelevel model file: {cause}")]
     Corrupt {
         /// The model file, or `<built-in model>`.

@@ -89,19 +89,22 @@ pub struct BrowserSession {
 }
 
 /// What went wrong while `doing` something with the browser, in words: headless_chrome's
-/// timeout ("The event waited for never came") becomes "timed out after N s".
-fn describe(doing: &str, error: &anyhow::Error, call_timeout: Duration) -> String {
-    let timed_out = error
-        .chain()
-        .any(|cause| cause.downcast_ref::<headless_chrome::util::Timeout>().is_some());
-    if timed_out {
-        format!(
+/// timeout ("The event waited for never came") becomes "timed out after N s", `limit` being
+/// the call timeout (`None` for the waits of launching, whose limits headless_chrome sets).
+fn describe(doing: &str, error: &anyhow::Error, limit: Option<Duration>) -> String {
+    let timed_out = error.chain().any(|cause| {
+        cause
+            .downcast_ref::<headless_chrome::util::Timeout>()
+            .is_some()
+    });
+    match (timed_out, limit) {
+        (true, Some(limit)) => format!(
             "{doing}: the browser call timed out after {} s (a hung page or an overloaded \
              machine; --timeout sets the limit)",
-            call_timeout.as_secs_f64()
-        )
-    } else {
-        format!("{doing}: {error:#}")
+            limit.as_secs_f64()
+        ),
+        (true, None) => format!("{doing}: the browser timed out (Chromium did not answer)"),
+        (false, _) => format!("{doing}: {error:#}"),
     }
 }
 
@@ -156,12 +159,14 @@ impl BrowserSession {
             args: args.iter().map(OsString::as_os_str).collect(),
             ..LaunchOptions::default()
         };
-        let launch_failed =
-            |doing: &str, error: anyhow::Error| RenderError::Launch(describe(doing, &error, call_timeout));
-        let browser = Browser::new(options).map_err(|error| launch_failed("launching", error))?;
+        let launch_failed = |doing: &str, error: anyhow::Error, limit| {
+            RenderError::Launch(describe(doing, &error, limit))
+        };
+        let browser =
+            Browser::new(options).map_err(|error| launch_failed("launching", error, None))?;
         let tab = browser
             .new_tab()
-            .map_err(|error| launch_failed("opening a tab", error))?;
+            .map_err(|error| launch_failed("opening a tab", error, None))?;
         tab.call_method(Emulation::SetDeviceMetricsOverride {
             width: viewport.width,
             height: viewport.height,
@@ -178,7 +183,7 @@ impl BrowserSession {
             display_feature: None,
             device_posture: None,
         })
-        .map_err(|error| launch_failed("setting the viewport", error))?;
+        .map_err(|error| launch_failed("setting the viewport", error, Some(call_timeout)))?;
         Ok(BrowserSession {
             _browser: browser,
             tab,
@@ -263,7 +268,7 @@ impl BrowserSession {
 impl BrowserSession {
     /// The error of a failed DevTools call made while `doing` something.
     fn failed(&self, doing: &str, error: anyhow::Error) -> RenderError {
-        RenderError::Browser(describe(doing, &error, self.call_timeout))
+        RenderError::Browser(describe(doing, &error, Some(self.call_timeout)))
     }
 
     /// A JPEG picture of the laid-out page from its top, `height` pixels at most, taken in the
@@ -368,4 +373,33 @@ fn walk_script(url: &str, load_budget: Duration) -> String {
         budget = load_budget.as_millis(),
         attribute = NODE_ID_ATTRIBUTE,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_browser_call_that_times_out_says_so_with_the_limit() {
+        let error = anyhow::Error::from(headless_chrome::util::Timeout);
+        let message = describe("measuring", &error, Some(Duration::from_secs(15)));
+        assert!(message.contains("timed out after 15 s"), "{message}");
+        assert!(!message.contains("never came"), "{message}");
+        let other = describe("measuring", &anyhow::anyhow!("boom"), None);
+        assert_eq!(other, "measuring: boom");
+    }
+
+    #[test]
+    fn the_chromium_identity_changes_when_the_binary_is_replaced() {
+        let directory = tempfile::tempdir().expect("temp dir");
+        let binary = directory.path().join("chromium");
+        std::fs::write(&binary, "version 1").expect("write");
+        let first = chromium_identity(&binary);
+        assert_eq!(chromium_identity(&binary), first, "stable while unchanged");
+        std::fs::write(&binary, "version 2 longer").expect("write");
+        assert_ne!(chromium_identity(&binary), first);
+        let link = directory.path().join("link");
+        std::os::unix::fs::symlink(&binary, &link).expect("symlink");
+        assert_eq!(chromium_identity(&link), chromium_identity(&binary));
+    }
 }

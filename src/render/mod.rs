@@ -18,7 +18,7 @@ use url::Url;
 use crate::layout::{LaidOut, LaidOutPage, Layout, LayoutError, LayoutSource, VIEWPORT, Viewport};
 use crate::page::{Page, PageError, PageSource, ParseLimits, SerializeOptions, serialize};
 
-pub use browser::{NODE_ID_ATTRIBUTE, find_chromium};
+pub use browser::{NODE_ID_ATTRIBUTE, chromium_identity, find_chromium};
 pub use cache::{LayoutCache, cache_key};
 pub use gate::Gate;
 pub use native::{NATIVE_LAYOUT_BUDGET, NativeLayoutError, lay_out_native};
@@ -95,6 +95,8 @@ fn is_closed_connection(error: &RenderError) -> bool {
 pub struct Renderer {
     options: RenderOptions,
     chromium: PathBuf,
+    /// The Chromium build, part of every cache key ([`chromium_identity`]).
+    chromium_identity: String,
     gate: Gate,
     session: Option<BrowserSession>,
     pages_rendered: u64,
@@ -107,6 +109,7 @@ impl Renderer {
         let gate = Gate::start().map_err(RenderError::Gate)?;
         Ok(Renderer {
             options,
+            chromium_identity: chromium_identity(&chromium),
             chromium,
             gate,
             session: None,
@@ -199,6 +202,7 @@ impl Renderer {
             source.base_href.as_deref().unwrap_or("").as_bytes(),
             &[u8::from(self.options.javascript)],
             viewport.as_bytes(),
+            self.chromium_identity.as_bytes(),
         ])
     }
 

@@ -102,6 +102,28 @@ pub enum SmoothError {
         /// The allowed table size, in GiB.
         limit_gib: f64,
     },
+    /// [`Algorithm::Fast`](super::Algorithm::Fast) was asked for a problem whose cost functions
+    /// would exceed [`FAST_MEMORY_LIMIT_BYTES`](super::FAST_MEMORY_LIMIT_BYTES): their knots grow
+    /// as nodes × depth, so a very deep tree (a long chain of nested elements) is refused before
+    /// anything is allocated.
+    #[error(
+        "smoothing a tree of {nodes} nodes, {depth} deep, with {candidates} distinct scores \
+         would need about {gib:.1} GiB (limit {limit_gib:.1} GiB): the tree is too deep for \
+         the exact algorithm (lower --max-depth to refuse such pages, or smooth a shallower tree)"
+    )]
+    FastTooLarge {
+        /// Number of tree nodes n.
+        nodes: usize,
+        /// Depth of the deepest node (the root is at 0).
+        depth: u32,
+        /// Number of candidate values m (the distinct scores).
+        candidates: usize,
+        /// Memory the knots would take, in GiB (estimated, or counted when the estimate fell
+        /// short).
+        gib: f64,
+        /// The allowed memory, in GiB.
+        limit_gib: f64,
+    },
 }
 
 /// Why penalties or the hidden-node roll-up could not be computed.

@@ -22,8 +22,28 @@
 //! The solution is recovered top-down from the stored `g_v` knots (with their suffix minima):
 //! given the parent's value `t`, one binary search finds `g_v(t)` and the best larger value, so
 //! no n × m decision table is kept. Memory is O(Σ knots) = O(n · depth).
+//!
+//! That is small for pages (300,000 elements of depth ~30: ~6 million knots, ~250 MB) but
+//! quadratic on a path: a 20,000-node chain stores ~10⁸ knots (3.9 GB, a minute) and a
+//! 100,000-node one cannot be allocated. So before anything is allocated the knots are
+//! estimated — a node's function has about one knot per node of its subtree, never more than one
+//! per candidate: Σ_v min(size(v) + 2, m) — and a problem whose estimate exceeds
+//! [`FAST_MEMORY_LIMIT_BYTES`] is refused; the knots actually stored are held to the same limit.
 
+use super::error::SmoothError;
 use super::{Candidates, SmoothingProblem};
+
+/// Most memory the fast algorithm may use for its knots: 2 GiB, room for a page of 300,000
+/// elements nested ~100 deep on average. A problem estimated beyond it is refused before it is
+/// attempted.
+pub const FAST_MEMORY_LIMIT_BYTES: u64 = 2 << 30;
+
+/// Bytes per stored knot, counted for the limit: a [`SubtreeKnot`] and as much again for the
+/// growth of the vector holding them (and the transient child functions).
+const BYTES_PER_KNOT: u64 = 2 * std::mem::size_of::<SubtreeKnot>() as u64;
+
+/// The knots the limit allows.
+const KNOT_LIMIT: u64 = FAST_MEMORY_LIMIT_BYTES / BYTES_PER_KNOT;
 
 /// A corner of a piecewise-linear function over the candidates: from candidate `at` to the next
 /// knot the function is `value + slope·(c − values[at])`.
@@ -52,8 +72,50 @@ struct Change {
     slope: f64,
 }
 
-/// Returns, for every node, the index of its smoothed value among the candidates.
-pub(super) fn solve(problem: &SmoothingProblem, candidates: &Candidates) -> Vec<u32> {
+/// The refusal of a problem whose knots (estimated or stored) pass [`KNOT_LIMIT`].
+fn too_large(problem: &SmoothingProblem, candidates: &Candidates, knots: u64) -> SmoothError {
+    const GIB: f64 = (1u64 << 30) as f64;
+    let tree = problem.tree();
+    let mut depth = vec![0u32; problem.len()];
+    for &node in &tree.preorder()[1..] {
+        let v = node as usize;
+        depth[v] = tree.parent(v).map_or(0, |parent| depth[parent] + 1);
+    }
+    SmoothError::FastTooLarge {
+        nodes: problem.len(),
+        depth: depth.iter().copied().max().unwrap_or(0),
+        candidates: candidates.values.len(),
+        gib: (knots * BYTES_PER_KNOT) as f64 / GIB,
+        limit_gib: FAST_MEMORY_LIMIT_BYTES as f64 / GIB,
+    }
+}
+
+/// The estimated knots of all `g_v`: Σ_v min(size(v) + 2, m).
+fn estimated_knots(problem: &SmoothingProblem, candidates: &Candidates) -> u64 {
+    let tree = problem.tree();
+    let mut size = vec![1u64; problem.len()];
+    let m = candidates.values.len() as u64;
+    let mut knots = 0u64;
+    for &node in tree.preorder().iter().rev() {
+        let v = node as usize;
+        knots = knots.saturating_add((size[v] + 2).min(m.max(1)));
+        if let Some(parent) = tree.parent(v) {
+            size[parent] += size[v];
+        }
+    }
+    knots
+}
+
+/// Returns, for every node, the index of its smoothed value among the candidates; refuses a
+/// problem whose knots would pass [`FAST_MEMORY_LIMIT_BYTES`].
+pub(super) fn solve(
+    problem: &SmoothingProblem,
+    candidates: &Candidates,
+) -> Result<Vec<u32>, SmoothError> {
+    let estimate = estimated_knots(problem, candidates);
+    if estimate > KNOT_LIMIT {
+        return Err(too_large(problem, candidates, estimate));
+    }
     let tree = problem.tree();
     let (x, w, gamma) = (problem.score(), problem.weight(), problem.penalty());
     let values = &candidates.values[..];
@@ -88,6 +150,10 @@ pub(super) fn solve(problem: &SmoothingProblem, candidates: &Candidates) -> Vec<
         sum_changes(&mut changes, values, &mut g);
 
         let start = subtree_knots.len();
+        // The estimate is not a proof: the knots actually stored are held to the limit too.
+        if (start + g.len()) as u64 > KNOT_LIMIT {
+            return Err(too_large(problem, candidates, (start + g.len()) as u64));
+        }
         subtree_knots.extend(g.iter().map(|&knot| SubtreeKnot {
             knot,
             suffix_min: knot.value,
@@ -124,7 +190,7 @@ pub(super) fn solve(problem: &SmoothingProblem, candidates: &Candidates) -> Vec<
             _ => t,
         };
     }
-    choice
+    Ok(choice)
 }
 
 /// The changes that add the function with knots `f` to a sum.

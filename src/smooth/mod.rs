@@ -38,6 +38,7 @@ pub mod penalty;
 mod tree;
 
 pub use error::{PenaltyError, SmoothError, TreeError};
+pub use fast::FAST_MEMORY_LIMIT_BYTES;
 pub use json::{ProblemJsonError, SmoothingJson};
 pub use page::{NodeWeight, PageSmoothError, PageSmoothing, SmoothedPage, smooth_page};
 pub use paper::PAPER_TABLE_LIMIT_BYTES;
@@ -235,24 +236,28 @@ pub struct Smoothing {
 }
 
 /// Solves `problem` exactly with the fast algorithm.
+///
+/// # Panics
+///
+/// When the problem is refused for its size ([`SmoothError::FastTooLarge`]: a tree so deep and
+/// so large, such as a path of 10,000 nodes, that its cost functions would pass
+/// [`FAST_MEMORY_LIMIT_BYTES`]); [`smooth_with`] returns that refusal as an error instead.
 pub fn smooth(problem: &SmoothingProblem) -> Smoothing {
-    let candidates = problem.candidates();
-    let ranks = fast::solve(problem, &candidates);
-    problem.smoothing_from_ranks(&candidates, &ranks)
+    smooth_with(problem, Algorithm::Fast).unwrap_or_else(|error| panic!("{error}"))
 }
 
-/// Solves `problem` exactly with the chosen algorithm. Only [`Algorithm::Paper`] can fail: its
-/// table grows as nodes × candidates and is refused beyond [`PAPER_TABLE_LIMIT_BYTES`].
+/// Solves `problem` exactly with the chosen algorithm. Both refuse problems beyond their memory
+/// limits rather than attempt them: [`Algorithm::Paper`]'s table grows as nodes × candidates
+/// ([`PAPER_TABLE_LIMIT_BYTES`]), [`Algorithm::Fast`]'s cost functions as nodes × depth
+/// ([`FAST_MEMORY_LIMIT_BYTES`]).
 pub fn smooth_with(
     problem: &SmoothingProblem,
     algorithm: Algorithm,
 ) -> Result<Smoothing, SmoothError> {
-    match algorithm {
-        Algorithm::Fast => Ok(smooth(problem)),
-        Algorithm::Paper => {
-            let candidates = problem.candidates();
-            let ranks = paper::solve(problem, &candidates)?;
-            Ok(problem.smoothing_from_ranks(&candidates, &ranks))
-        }
-    }
+    let candidates = problem.candidates();
+    let ranks = match algorithm {
+        Algorithm::Fast => fast::solve(problem, &candidates)?,
+        Algorithm::Paper => paper::solve(problem, &candidates)?,
+    };
+    Ok(problem.smoothing_from_ranks(&candidates, &ranks))
 }
