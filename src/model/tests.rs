@@ -321,7 +321,9 @@ fn a_save_that_fails_part_way_leaves_the_previous_model_whole() {
     let path = directory.path().join("model.json");
     let previous = "{\"the previous model\": true}\n";
     std::fs::write(&path, previous).expect("write");
-    let status = std::process::Command::new("sh")
+    // The child's output goes to pipes: the file-size limit applies to every file it writes,
+    // and a caller's stdout may be a file already past the limit (as in CI's log).
+    let child = std::process::Command::new("sh")
         .arg("-c")
         .arg("trap '' XFSZ; ulimit -f 8; exec \"$0\" \"$@\"")
         .arg(std::env::current_exe().expect("test binary"))
@@ -331,11 +333,13 @@ fn a_save_that_fails_part_way_leaves_the_previous_model_whole() {
             "--test-threads=1",
         ])
         .env(SAVE_UNDER_LIMIT, &path)
-        .status()
+        .output()
         .expect("the child runs");
     assert!(
-        status.success(),
-        "the child's save did not fail as expected"
+        child.status.success(),
+        "the child's save did not fail as expected: {}{}",
+        String::from_utf8_lossy(&child.stdout),
+        String::from_utf8_lossy(&child.stderr)
     );
     assert_eq!(std::fs::read_to_string(&path).expect("read"), previous);
     assert_eq!(
