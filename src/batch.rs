@@ -309,34 +309,31 @@ fn stdin_pages(
 }
 
 /// The page's bytes and place: read, fetched, or taken as they are.
+/// Takes the input by value: a page in memory moves into the source, it is not copied.
 pub fn page_source(
-    input: &PageInput,
+    input: PageInput,
     placement: &PlacementOptions,
 ) -> Result<PageSource, PageFailure> {
     let mut source =
         match input {
-            PageInput::File(path) => PageSource::from_file(path, placement.root.as_deref())
+            PageInput::File(path) => PageSource::from_file(&path, placement.root.as_deref())
                 .map_err(|source| PageFailure::Read {
-                    path: path.clone(),
+                    path,
                     cause: source,
                 })?,
             PageInput::Url(url) => {
-                let page = fetch_page(url, &CrawlOptions::default()).map_err(|source| {
+                let page = fetch_page(&url, &CrawlOptions::default()).map_err(|source| {
                     PageFailure::Fetch {
-                        url: url.clone(),
+                        url,
                         cause: Box::new(source),
                     }
                 })?;
                 PageSource::from_bytes(page.bytes, Some(page.url), page.charset)
             }
-            PageInput::Record { url, bytes, .. } => {
-                PageSource::from_bytes(bytes.clone(), url.clone(), None)
+            PageInput::Record { url, bytes, .. } => PageSource::from_bytes(bytes, url, None),
+            PageInput::Fetched(page) => {
+                PageSource::from_bytes(page.bytes, Some(page.url), page.charset)
             }
-            PageInput::Fetched(page) => PageSource::from_bytes(
-                page.bytes.clone(),
-                Some(page.url.clone()),
-                page.charset.clone(),
-            ),
         };
     if placement.base_href.is_some() {
         source.base_href = placement.base_href.clone();
@@ -350,14 +347,14 @@ pub fn page_source(
 /// Reads (or fetches) and scores one page.
 pub fn score_input(
     scorer: &mut Scorer,
-    input: &PageInput,
+    input: PageInput,
     placement: &PlacementOptions,
 ) -> Result<ScoredPage, PageFailure> {
+    let name = input.name();
     let source = page_source(input, placement)?;
-    scorer.score(&source).map_err(|cause| PageFailure::Score {
-        name: input.name(),
-        cause,
-    })
+    scorer
+        .score(&source)
+        .map_err(|cause| PageFailure::Score { name, cause })
 }
 
 /// One page's result in a batch.
@@ -404,10 +401,11 @@ where
                     // The lock is held only while taking the next page.
                     let next = work.lock().map(|receiver| receiver.recv());
                     let Ok(Ok((index, input))) = next else { break };
-                    let result = score_input(&mut scorer, &input, &placement);
+                    let name = input.name();
+                    let result = score_input(&mut scorer, input, &placement);
                     let done = PageResult {
                         index,
-                        name: input.name(),
+                        name,
                         result,
                     };
                     if results.send(done).is_err() {

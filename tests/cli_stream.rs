@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{example_page, pagelevel, succeed, warc_of};
+use common::{example_page, pagelevel, refused, succeed, warc_of};
 
 fn lines(stdout: &[u8]) -> Vec<serde_json::Value> {
     String::from_utf8_lossy(stdout)
@@ -82,13 +82,11 @@ fn output_fields_keep_the_named_fields_in_the_named_order() {
     let page: serde_json::Value = serde_json::from_str(line.trim()).expect("JSON");
     let keys: Vec<&String> = page.as_object().expect("object").keys().collect();
     assert_eq!(keys.len(), 3, "{line}");
-    let refused = pagelevel(cache.path())
-        .args(["score", "--layout", "native", "--output-fields", "url,body"])
-        .arg(example_page())
-        .output()
-        .expect("runs");
-    assert_eq!(refused.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&refused.stderr);
+    let stderr = refused(
+        pagelevel(cache.path())
+            .args(["score", "--layout", "native", "--output-fields", "url,body"])
+            .arg(example_page()),
+    );
     assert!(
         stderr.contains("`body`") && stderr.contains("main_text"),
         "{stderr}"

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{example_page, pagelevel, succeed};
+use common::{example_page, pagelevel, refused, succeed};
 use pagelevel::prelude::*;
 
 /// Makes `command` unable to find any Chromium.
@@ -64,14 +64,12 @@ fn a_snapshot_of_another_page_is_refused_naming_the_snapshot() {
             .arg(&snapshot)
             .arg(&other),
     );
-    let output = without_chromium(&mut pagelevel(cache.path()))
-        .args(["score", "--snapshot"])
-        .arg(&snapshot)
-        .arg(example_page())
-        .output()
-        .expect("runs");
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = refused(
+        without_chromium(&mut pagelevel(cache.path()))
+            .args(["score", "--snapshot"])
+            .arg(&snapshot)
+            .arg(example_page()),
+    );
     assert!(
         stderr.contains("snap.json") && stderr.contains("another page"),
         "{stderr}"
@@ -81,13 +79,11 @@ fn a_snapshot_of_another_page_is_refused_naming_the_snapshot() {
 #[test]
 fn without_a_snapshot_the_missing_browser_is_a_clear_error() {
     let cache = tempfile::tempdir().expect("temp dir");
-    let output = without_chromium(&mut pagelevel(cache.path()))
-        .args(["score", "--no-cache"])
-        .arg(example_page())
-        .output()
-        .expect("runs");
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = refused(
+        without_chromium(&mut pagelevel(cache.path()))
+            .args(["score", "--no-cache"])
+            .arg(example_page()),
+    );
     assert!(stderr.contains("Chromium not found"), "{stderr}");
 }
 
@@ -229,14 +225,12 @@ fn a_model_trained_on_chromium_layouts_refuses_native_boxes_unless_forced() {
     let cache = tempfile::tempdir().expect("temp dir");
     let chromium_model =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/default.json");
-    let refused = without_chromium(&mut pagelevel(cache.path()))
-        .args(["score", "--layout", "native", "--model"])
-        .arg(&chromium_model)
-        .arg(example_page())
-        .output()
-        .expect("runs");
-    assert_eq!(refused.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&refused.stderr);
+    let stderr = refused(
+        without_chromium(&mut pagelevel(cache.path()))
+            .args(["score", "--layout", "native", "--model"])
+            .arg(&chromium_model)
+            .arg(example_page()),
+    );
     assert!(
         stderr.contains("trained on chromium layouts") && stderr.contains("--force"),
         "{stderr}"
@@ -252,13 +246,11 @@ fn a_model_trained_on_chromium_layouts_refuses_native_boxes_unless_forced() {
 #[test]
 fn layout_none_needs_a_model_of_its_own_and_scores_with_no_engine() {
     let cache = tempfile::tempdir().expect("temp dir");
-    let refused = without_chromium(&mut pagelevel(cache.path()))
-        .args(["score", "--layout", "none"])
-        .arg(example_page())
-        .output()
-        .expect("runs");
-    assert_eq!(refused.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&refused.stderr);
+    let stderr = refused(
+        without_chromium(&mut pagelevel(cache.path()))
+            .args(["score", "--layout", "none"])
+            .arg(example_page()),
+    );
     assert!(
         stderr.contains("no model ships for --layout none"),
         "{stderr}"

@@ -115,7 +115,7 @@ fn render_one(
         base_href: args.base_href.clone(),
         url: args.url.clone(),
     };
-    let source = page_source(&PageInput::File(path.to_path_buf()), &placement)?;
+    let source = page_source(PageInput::File(path.to_path_buf()), &placement)?;
     let rendered = lay_out_page(layout, &source, &args.browser.limits())
         .with_context(|| format!("cannot render {}", path.display()))?;
     let json = serde_json::to_string(&rendered.snapshot(args.browser.layout.engine()))?;

@@ -53,3 +53,15 @@ pub fn succeed(command: &mut Command) -> std::process::Output {
     );
     output
 }
+
+/// Runs `command`, requires it to end in an error (exit code 2), returns its error output.
+pub fn refused(command: &mut Command) -> String {
+    let output = command.output().expect("the command runs");
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
