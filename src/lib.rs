@@ -83,5 +83,6 @@ pub mod report;
 pub mod segment;
 pub mod sitelevel;
 pub mod smooth;
+pub mod staged;
 pub mod text;
 pub mod train;

@@ -2,7 +2,7 @@
 //! content separated, in the chosen output format.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Context;
@@ -13,6 +13,7 @@ use pagelevel::output::{OutputFormat, OutputWriter};
 use pagelevel::pipeline::Scorer;
 use pagelevel::render::RenderOptions;
 use pagelevel::report::{batch_report_path, html_report};
+use pagelevel::staged::StagedFile;
 
 use super::Outcome;
 use super::browser::{BrowserArgs, ModelArgs};
@@ -133,12 +134,15 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
         Format::Text => OutputFormat::Text,
         Format::Main => OutputFormat::Main,
     };
-    // Dropped without `finish`, the staged output is removed and `-o FILE` stays as it was.
+    // `-o FILE` is written beside FILE and renamed over it when the run finished (also when some
+    // pages of a batch failed); dropped without a commit, FILE stays as it was.
     let mut staged = None;
     let sink: Box<dyn Write> = match &args.output {
         Some(path) => {
-            let (output, file) = StagedOutput::create(path)?;
-            staged = Some(output);
+            let cannot = || format!("cannot create {}", path.display());
+            let output = StagedFile::create(path).with_context(cannot)?;
+            let file = output.try_clone_file().with_context(cannot)?;
+            staged = Some((output, path));
             Box::new(std::io::BufWriter::new(file))
         }
         None => Box::new(std::io::stdout().lock()),
@@ -188,8 +192,10 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
     }
     writer.flush()?;
     drop(writer);
-    if let Some(staged) = staged {
-        staged.finish()?;
+    if let Some((staged, path)) = staged {
+        staged
+            .commit()
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     bar.finish_and_clear();
     if !args.quiet && !single {
@@ -205,77 +211,6 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
     } else {
         Outcome::Success
     })
-}
-
-/// `-o FILE` while the run lasts: a temporary file beside FILE, renamed over it only when the run
-/// finished (also when some pages of a batch failed), so a run that stops with an error leaves
-/// FILE as it was. An existing FILE that is not a regular file (`/dev/stdout`, a pipe) is
-/// written directly; a symbolic link is followed, so the file it names is replaced, not the link.
-struct StagedOutput {
-    /// The file being written, and the one it replaces; `None` when written in place.
-    staged: Option<(PathBuf, PathBuf)>,
-    file: std::fs::File,
-}
-
-impl StagedOutput {
-    /// The staged output for `target` and the file to write into.
-    fn create(target: &Path) -> anyhow::Result<(StagedOutput, std::fs::File)> {
-        let cannot = || format!("cannot create {}", target.display());
-        let existing = std::fs::metadata(target).ok();
-        if existing
-            .as_ref()
-            .is_some_and(|metadata| !metadata.is_file())
-        {
-            let file = std::fs::File::create(target).with_context(cannot)?;
-            let writer = file.try_clone().with_context(cannot)?;
-            return Ok((StagedOutput { staged: None, file }, writer));
-        }
-        let target = match existing {
-            Some(_) => std::fs::canonicalize(target).with_context(cannot)?,
-            None => target.to_path_buf(),
-        };
-        let directory = match target.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent,
-            _ => Path::new("."),
-        };
-        let name = target.file_name().unwrap_or_default().to_string_lossy();
-        let temporary = directory.join(format!(".{name}.pagelevel-{}.tmp", std::process::id()));
-        let file = std::fs::File::create(&temporary).with_context(cannot)?;
-        let staged = StagedOutput {
-            staged: Some((temporary, target.clone())),
-            file,
-        };
-        if let Ok(metadata) = std::fs::metadata(&target) {
-            // The replacement keeps the old file's permissions.
-            let _ = staged.file.set_permissions(metadata.permissions());
-        }
-        let writer = staged.file.try_clone().with_context(cannot)?;
-        Ok((staged, writer))
-    }
-
-    /// Makes the output durable and puts it in place of the target.
-    fn finish(mut self) -> anyhow::Result<()> {
-        let Some((temporary, target)) = self.staged.take() else {
-            return Ok(());
-        };
-        let result = self
-            .file
-            .sync_all()
-            .and_then(|()| std::fs::rename(&temporary, &target))
-            .with_context(|| format!("cannot write {}", target.display()));
-        if result.is_err() {
-            let _ = std::fs::remove_file(&temporary);
-        }
-        result
-    }
-}
-
-impl Drop for StagedOutput {
-    fn drop(&mut self) {
-        if let Some((temporary, _)) = &self.staged {
-            let _ = std::fs::remove_file(temporary);
-        }
-    }
 }
 
 /// The chosen layout engine, with Chromium set up for this command.

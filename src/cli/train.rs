@@ -8,7 +8,11 @@ use indicatif::ProgressBar;
 use pagelevel::fetch::CrawlOptions;
 use pagelevel::model::{FitOptions, SiteBalance, TemplateModel};
 use pagelevel::sitelevel::Method;
-use pagelevel::train::{TrainOptions, TrainProgress, read_sites_file, train, write_report};
+use pagelevel::staged::StagedFile;
+use pagelevel::train::{
+    TrainOptions, TrainProgress, fit_sites, label_sites, read_rows, read_sites_file, write_report,
+    write_rows,
+};
 
 use super::Outcome;
 use super::browser::BrowserArgs;
@@ -18,8 +22,15 @@ use super::browser::BrowserArgs;
 pub struct TrainArgs {
     /// The sites list: one saved-site directory (relative to the list), WARC file or URL per line;
     /// a `[domain]` line tags the sites below it for the per-domain report.
-    #[arg(long)]
-    sites: PathBuf,
+    #[arg(long, required_unless_present = "rows", conflicts_with = "rows")]
+    sites: Option<PathBuf>,
+    /// Fit from training rows instead of labelling sites: CSV files or directories of them, as
+    /// written by `--rows-out` or `spark/label_hosts.py`. The model's layout engine is the rows'.
+    #[arg(long, num_args = 1.., value_name = "FILE_OR_DIR")]
+    rows: Vec<PathBuf>,
+    /// Also write the labelled nodes as training rows (CSV), to fit again later with `--rows`.
+    #[arg(long, value_name = "FILE", requires = "sites")]
+    rows_out: Option<PathBuf>,
     /// Where to write the model (versioned JSON).
     #[arg(long)]
     out: PathBuf,
@@ -104,8 +115,55 @@ impl TrainProgress for Bars {
 pub fn run(args: TrainArgs) -> anyhow::Result<Outcome> {
     // Training takes hours; an --out that cannot be written must stop it before, not after.
     TemplateModel::check_writable(&args.out)?;
-    let sites = read_sites_file(&args.sites)?;
-    let options = TrainOptions {
+    if let Some(rows_out) = &args.rows_out {
+        StagedFile::check_writable(rows_out)
+            .with_context(|| format!("cannot write {}", rows_out.display()))?;
+    }
+    let options = train_options(&args);
+    let (labelled, engine) = match &args.sites {
+        Some(sites) => {
+            let sites = read_sites_file(sites)?;
+            let mut layout = args.browser.layout_source(args.browser.render_options())?;
+            let bar = super::page_progress(
+                0,
+                "{msg:32} {bar:30} {pos}/{len} pages ({per_sec})",
+                args.quiet,
+            );
+            let mut progress = Bars { bar };
+            let labelled = label_sites(layout.as_mut(), &sites, &options, &mut progress);
+            progress.bar.finish_and_clear();
+            let engine = args.browser.layout.engine();
+            if let Some(rows_out) = &args.rows_out {
+                write_rows(rows_out, &labelled.sites, engine)?;
+            }
+            (labelled, engine)
+        }
+        None => {
+            let rows = read_rows(&args.rows)?;
+            (rows.sites, rows.layout)
+        }
+    };
+    let mut outcome = fit_sites(labelled, &options)?;
+    outcome.model.layout_engine = engine;
+    outcome.model.save(&args.out)?;
+    if let Some(directory) = &args.report {
+        write_report(&outcome, directory).with_context(|| "writing the training report")?;
+    }
+    if !args.quiet {
+        eprintln!(
+            "trained on {} sites ({} pages, {} nodes; {} skipped); model written to {}",
+            outcome.sites.len(),
+            outcome.model.training.pages,
+            outcome.model.training.nodes,
+            outcome.skipped.len(),
+            args.out.display()
+        );
+    }
+    Ok(Outcome::Success)
+}
+
+fn train_options(args: &TrainArgs) -> TrainOptions {
+    TrainOptions {
         max_pages: args.max_pages,
         min_pages: args.min_pages,
         theta: args.theta,
@@ -124,30 +182,5 @@ pub fn run(args: TrainArgs) -> anyhow::Result<Outcome> {
             ..CrawlOptions::default()
         },
         limits: args.browser.limits(),
-    };
-    let mut layout = args.browser.layout_source(args.browser.render_options())?;
-    let bar = super::page_progress(
-        0,
-        "{msg:32} {bar:30} {pos}/{len} pages ({per_sec})",
-        args.quiet,
-    );
-    let mut progress = Bars { bar };
-    let mut outcome = train(layout.as_mut(), &sites, &options, &mut progress)?;
-    progress.bar.finish_and_clear();
-    outcome.model.layout_engine = args.browser.layout.engine();
-    outcome.model.save(&args.out)?;
-    if let Some(directory) = &args.report {
-        write_report(&outcome, directory).with_context(|| "writing the training report")?;
     }
-    if !args.quiet {
-        eprintln!(
-            "trained on {} sites ({} pages, {} nodes; {} skipped); model written to {}",
-            outcome.sites.len(),
-            outcome.model.training.pages,
-            outcome.model.training.nodes,
-            outcome.skipped.len(),
-            args.out.display()
-        );
-    }
-    Ok(Outcome::Success)
 }

@@ -10,12 +10,14 @@
 pub mod card;
 pub(crate) mod fit;
 
+use std::io::Write;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::features::{FEATURE_COUNT, FEATURE_NAMES, FeatureRow, PageFeatures};
+use crate::staged::StagedFile;
 
 pub use fit::{
     BucketMetrics, FitOptions, LabelledNode, NodeMetrics, SiteBalance, evaluate_model, fit_model,
@@ -372,43 +374,21 @@ impl TemplateModel {
             path: path.display().to_string(),
             source,
         };
-        let target = match std::fs::symlink_metadata(path) {
-            Ok(metadata) if metadata.file_type().is_symlink() => {
-                std::fs::canonicalize(path).map_err(failed)?
-            }
-            _ => path.to_path_buf(),
-        };
-        let temporary = temporary_beside(&target);
-        let written = std::fs::File::create(&temporary).and_then(|mut file| {
-            use std::io::Write;
-            file.write_all(json.as_bytes())?;
-            file.write_all(b"\n")?;
-            file.sync_all()
-        });
-        if let Err(source) = written.and_then(|()| std::fs::rename(&temporary, &target)) {
-            let _ = std::fs::remove_file(&temporary);
-            return Err(failed(source));
-        }
-        // The rename is durable once the directory is synced; a failure here loses nothing.
-        if let Ok(directory) = std::fs::File::open(directory_of(&target)) {
-            let _ = directory.sync_all();
-        }
-        Ok(())
+        let mut staged = StagedFile::create(path).map_err(failed)?;
+        staged
+            .write_all(json.as_bytes())
+            .and_then(|()| staged.write_all(b"\n"))
+            .map_err(failed)?;
+        staged.commit().map_err(failed)
     }
 
-    /// Checks, before a long training run, that [`TemplateModel::save`] can write `path`: its
-    /// directory exists and a file can be created in it.
+    /// Checks that `path` can be written (its directory exists and is writable) without touching
+    /// it: training takes long, a bad `--out` must stop it before, not after.
     pub fn check_writable(path: &Path) -> Result<(), ModelError> {
-        let probe = temporary_beside(path);
-        std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&probe)
-            .and_then(|_| std::fs::remove_file(&probe))
-            .map_err(|source| ModelError::Write {
-                path: path.display().to_string(),
-                source,
-            })
+        StagedFile::check_writable(path).map_err(|source| ModelError::Write {
+            path: path.display().to_string(),
+            source,
+        })
     }
 
     /// The bucket whose area range holds `area`.
@@ -434,18 +414,5 @@ impl TemplateModel {
 }
 
 /// The directory a file `path` is in (`.` for a bare file name).
-fn directory_of(path: &Path) -> &Path {
-    match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    }
-}
-
-/// A file name beside `path` that no other process uses: `.NAME.pagelevel-PID.tmp`.
-fn temporary_beside(path: &Path) -> std::path::PathBuf {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    directory_of(path).join(format!(".{name}.pagelevel-{}.tmp", std::process::id()))
-}
-
 #[cfg(test)]
 mod tests;

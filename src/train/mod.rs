@@ -9,6 +9,7 @@
 //! list, per site) → refit on all sites for the shipped model.
 
 mod report;
+mod rows;
 mod sites;
 
 use std::path::PathBuf;
@@ -34,6 +35,7 @@ use crate::render::RenderError;
 use crate::sitelevel::{Method, SiteTemplateDetector, frequency::Frequency, html_files};
 
 pub use report::write_report;
+pub use rows::{ReadRows, TrainingRow, read_rows, row_columns, site_rows, write_rows};
 pub use sites::{ListedSite, SiteSource, read_sites_file};
 
 /// Why training failed.
@@ -55,6 +57,14 @@ pub enum TrainError {
         /// The site's report name ([`SiteSource::name`], `name:host` for WARC hosts).
         site: String,
         /// Why the site was given up.
+        cause: String,
+    },
+    /// A training-rows file could not be read or written, or is not one.
+    #[error("training rows {path}: {cause}")]
+    Rows {
+        /// The file (or directory) of rows.
+        path: PathBuf,
+        /// What went wrong, with the line where there is one.
         cause: String,
     },
     /// The browser could not be started or kept running.
@@ -124,8 +134,24 @@ impl Default for TrainOptions {
 pub struct LabelledSite {
     /// The site's line of the training report (held-out fields still unset).
     pub summary: SiteReport,
-    /// Feature row, area and site-level label of every classified (visible) node of every
-    /// rendered page of the site.
+    /// Every rendered page of the site with its labelled nodes.
+    pub pages: Vec<LabelledPage>,
+}
+
+impl LabelledSite {
+    /// Every labelled node of every page, in page order.
+    pub fn nodes(&self) -> impl Iterator<Item = &LabelledNode> {
+        self.pages.iter().flat_map(|page| &page.nodes)
+    }
+}
+
+/// One page's training rows.
+#[derive(Debug, Clone)]
+pub struct LabelledPage {
+    /// The page's URL, or its path in the site's folder.
+    pub name: String,
+    /// Feature row, area and site-level label of every classified (visible) node, in document
+    /// order.
     pub nodes: Vec<LabelledNode>,
 }
 
@@ -165,6 +191,38 @@ pub struct SiteReport {
 }
 
 impl SiteReport {
+    /// A report line for a site whose nodes are still to be counted (see
+    /// [`count_nodes`](SiteReport::count_nodes)), timings and held-out fields unset.
+    pub fn new(site: String, pages: usize, failed_pages: usize, elements: usize) -> SiteReport {
+        SiteReport {
+            site,
+            pages,
+            failed_pages,
+            elements,
+            classified_nodes: 0,
+            template_share: 0.0,
+            render_seconds: 0.0,
+            label_seconds: 0.0,
+            held_out: false,
+            domain: None,
+            held_out_accuracy: None,
+            held_out_precision: None,
+            held_out_recall: None,
+            held_out_auc: None,
+        }
+    }
+
+    /// Sets the classified-node count and template share from the site's nodes.
+    pub fn count_nodes<'a>(&mut self, nodes: impl Iterator<Item = &'a LabelledNode>) {
+        let (mut count, mut template) = (0, 0);
+        for node in nodes {
+            count += 1;
+            template += usize::from(node.template);
+        }
+        self.classified_nodes = count;
+        self.template_share = template as f64 / count.max(1) as f64;
+    }
+
     fn set_held_out_metrics(&mut self, metrics: &NodeMetrics) {
         self.held_out_accuracy = Some(metrics.accuracy);
         self.held_out_precision = Some(metrics.precision);
@@ -268,20 +326,15 @@ pub fn site_pages(site: &SiteSource, options: &TrainOptions) -> Result<Vec<SiteP
             let pages = read_warc(path).map_err(|error| site_error(error.to_string()))?;
             Ok(group_by_host(pages)
                 .into_iter()
-                .map(|(host, mut pages)| {
-                    pages.shuffle(&mut rng);
-                    pages.truncate(options.max_pages);
-                    SitePages {
-                        name: format!("{name}:{host}"),
-                        sources: pages
-                            .into_iter()
-                            .map(|page| {
-                                let page: FetchedPage = page.into();
-                                PageSource::from_bytes(page.bytes, Some(page.url), page.charset)
-                            })
-                            .collect(),
-                        unreadable: Vec::new(),
-                    }
+                .map(|(host, pages)| {
+                    let sources = pages
+                        .into_iter()
+                        .map(|page| {
+                            let page: FetchedPage = page.into();
+                            PageSource::from_bytes(page.bytes, Some(page.url), page.charset)
+                        })
+                        .collect();
+                    host_site(format!("{name}:{host}"), &host, sources, options)
                 })
                 .collect())
         }
@@ -305,6 +358,31 @@ pub fn site_pages(site: &SiteSource, options: &TrainOptions) -> Result<Vec<SiteP
     }
 }
 
+/// One host's pages (in archive order) as a site: a seeded random sample of
+/// [`TrainOptions::max_pages`]. The sample's seed is derived from [`TrainOptions::seed`] and the
+/// host, so a host gets the same sample whichever other hosts, files or Spark partitions it
+/// comes with.
+pub fn host_site(
+    name: String,
+    host: &str,
+    mut sources: Vec<PageSource>,
+    options: &TrainOptions,
+) -> SitePages {
+    // FNV-1a: a fixed, documented hash, unlike std's, so samples stay the same across Rust
+    // versions and in every process (Python, Spark executors).
+    let host_hash = host.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    let mut rng = StdRng::seed_from_u64(options.seed ^ host_hash);
+    sources.shuffle(&mut rng);
+    sources.truncate(options.max_pages);
+    SitePages {
+        name,
+        sources,
+        unreadable: Vec::new(),
+    }
+}
+
 /// Renders and labels the pages of one site.
 pub fn label_site(
     layout: &mut dyn LayoutSource,
@@ -325,15 +403,15 @@ pub fn label_site(
     let mut rendered = Vec::new();
     let mut failed_pages = site.unreadable.len();
     for source in &site.sources {
+        let page_name = source
+            .url
+            .as_ref()
+            .map_or(source.path_in_root.clone(), |url| url.to_string());
         match lay_out_page(layout, source, &options.limits) {
-            Ok(page) => rendered.push(page),
+            Ok(page) => rendered.push((page_name, page)),
             Err(cause) => {
                 failed_pages += 1;
-                let page = source
-                    .url
-                    .as_ref()
-                    .map_or(source.path_in_root.clone(), |url| url.to_string());
-                progress.message(&format!("skipping {page}: {cause}"));
+                progress.message(&format!("skipping {page_name}: {cause}"));
             }
         }
         progress.page_done();
@@ -347,7 +425,7 @@ pub fn label_site(
         )));
     }
     let started = std::time::Instant::now();
-    let pages: Vec<crate::page::Page> = rendered.iter().map(|r| r.page.clone()).collect();
+    let pages: Vec<crate::page::Page> = rendered.iter().map(|(_, r)| r.page.clone()).collect();
     let detector: Box<dyn SiteTemplateDetector> = match options.labeler {
         Method::Frequency => Box::new(Frequency {
             threshold: options.theta,
@@ -358,44 +436,84 @@ pub fn label_site(
     let marks = detector
         .detect(&pages)
         .map_err(|error| site_error(error.to_string()))?;
-    let mut nodes = Vec::new();
+    let mut labelled_pages = Vec::new();
     let mut elements = 0;
-    for (page, marks) in rendered.iter().zip(&marks) {
+    for ((page_name, page), marks) in rendered.iter().zip(&marks) {
         elements += page.page.dom.len();
         let page_features = features::extract(page, options.fit.hidden_area);
-        for id in page.page.dom.ids() {
-            let index = id.index();
-            if page_features.classified[index] {
-                nodes.push(LabelledNode {
-                    row: page_features.rows[index],
-                    area: page_features.area[index],
-                    template: marks.is_template(id),
-                    site: 0,
-                });
+        let nodes = page
+            .page
+            .dom
+            .ids()
+            .filter(|id| page_features.classified[id.index()])
+            .map(|id| LabelledNode {
+                row: page_features.rows[id.index()],
+                area: page_features.area[id.index()],
+                template: marks.is_template(id),
+                site: 0,
+            })
+            .collect();
+        labelled_pages.push(LabelledPage {
+            name: page_name.clone(),
+            nodes,
+        });
+    }
+    let mut labelled = LabelledSite {
+        summary: SiteReport::new(name, rendered.len(), failed_pages, elements),
+        pages: labelled_pages,
+    };
+    labelled
+        .summary
+        .count_nodes(labelled.pages.iter().flat_map(|page| &page.nodes));
+    labelled.summary.render_seconds = render_seconds;
+    labelled.summary.label_seconds = started.elapsed().as_secs_f64();
+    Ok(labelled)
+}
+
+/// The labelled sites of a sites list, and the sites given up on.
+#[derive(Debug, Clone, Default)]
+pub struct LabelledSites {
+    /// Every site with at least [`TrainOptions::min_pages`] usable pages, in list order.
+    pub sites: Vec<LabelledSite>,
+    /// Sites given up on, as (site name, reason).
+    pub skipped: Vec<(String, String)>,
+}
+
+/// Lays out and labels every site of a sites list; sites that fail are skipped and reported.
+pub fn label_sites(
+    layout: &mut dyn LayoutSource,
+    sites: &[ListedSite],
+    options: &TrainOptions,
+    progress: &mut dyn TrainProgress,
+) -> LabelledSites {
+    let mut labelled = LabelledSites::default();
+    for entry in sites {
+        let expanded = match site_pages(&entry.source, options) {
+            Ok(expanded) => expanded,
+            Err(error) => {
+                progress.message(&format!("skipping site: {error}"));
+                labelled
+                    .skipped
+                    .push((entry.source.name(), error.to_string()));
+                continue;
+            }
+        };
+        for site in &expanded {
+            match label_site(layout, site, options, progress) {
+                Ok(mut site) => {
+                    site.summary.domain = entry.domain.clone();
+                    labelled.sites.push(site);
+                }
+                Err(error) => {
+                    progress.message(&format!("skipping site: {error}"));
+                    labelled
+                        .skipped
+                        .push((site.name.clone(), error.to_string()));
+                }
             }
         }
     }
-    let template_share =
-        nodes.iter().filter(|node| node.template).count() as f64 / nodes.len().max(1) as f64;
-    Ok(LabelledSite {
-        summary: SiteReport {
-            site: name.clone(),
-            pages: rendered.len(),
-            failed_pages,
-            elements,
-            classified_nodes: nodes.len(),
-            template_share,
-            render_seconds,
-            label_seconds: started.elapsed().as_secs_f64(),
-            held_out: false,
-            domain: None,
-            held_out_accuracy: None,
-            held_out_precision: None,
-            held_out_recall: None,
-            held_out_auc: None,
-        },
-        nodes,
-    })
+    labelled
 }
 
 /// Labels every site, fits on the training sites, validates on the held-out ones, and refits
@@ -406,30 +524,20 @@ pub fn train(
     options: &TrainOptions,
     progress: &mut dyn TrainProgress,
 ) -> Result<TrainingOutcome, TrainError> {
-    let mut labelled = Vec::new();
-    let mut skipped = Vec::new();
-    for entry in sites {
-        let expanded = match site_pages(&entry.source, options) {
-            Ok(expanded) => expanded,
-            Err(error) => {
-                progress.message(&format!("skipping site: {error}"));
-                skipped.push((entry.source.name(), error.to_string()));
-                continue;
-            }
-        };
-        for site in &expanded {
-            match label_site(layout, site, options, progress) {
-                Ok(mut site) => {
-                    site.summary.domain = entry.domain.clone();
-                    labelled.push(site);
-                }
-                Err(error) => {
-                    progress.message(&format!("skipping site: {error}"));
-                    skipped.push((site.name.clone(), error.to_string()));
-                }
-            }
-        }
-    }
+    fit_sites(label_sites(layout, sites, options, progress), options)
+}
+
+/// Fits on labelled sites (from [`label_sites`] or read back with [`read_rows`]): every
+/// `holdout_every`-th site is held out to validate a model fitted without it, then the shipped
+/// model is refitted on all of them.
+pub fn fit_sites(
+    labelled: LabelledSites,
+    options: &TrainOptions,
+) -> Result<TrainingOutcome, TrainError> {
+    let LabelledSites {
+        sites: mut labelled,
+        skipped,
+    } = labelled;
     if labelled.is_empty() {
         return Err(TrainError::NoSites {
             min_pages: options.min_pages,
@@ -438,8 +546,10 @@ pub fn train(
     let every = options.holdout_every.max(2);
     for (index, site) in labelled.iter_mut().enumerate() {
         site.summary.held_out = is_held_out(index, every);
-        for node in &mut site.nodes {
-            node.site = index;
+        for page in &mut site.pages {
+            for node in &mut page.nodes {
+                node.site = index;
+            }
         }
     }
     let started = std::time::Instant::now();
@@ -447,7 +557,7 @@ pub fn train(
         labelled
             .iter()
             .filter(|site| held_out.is_none_or(|h| site.summary.held_out == h))
-            .flat_map(|site| site.nodes.iter().cloned())
+            .flat_map(|site| site.nodes().cloned())
             .collect()
     };
     let (training_nodes, held_out_nodes) = (gather(Some(false)), gather(Some(true)));
@@ -474,7 +584,7 @@ pub fn train(
         )?;
         for (scores, site) in held_out_scores.iter_mut().zip(&labelled) {
             if site.summary.held_out {
-                *scores = Some(score_nodes(&provisional, &site.nodes));
+                *scores = Some(score_nodes(&provisional, site.nodes()));
             }
         }
         evaluate_model(&provisional, &held_out_nodes)
