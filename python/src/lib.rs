@@ -7,6 +7,8 @@
 //! and scores with the GIL released: as many threads score at once as call at once, each on
 //! its own library scorer, and a pool never holds more scorers than calls ever overlapped.
 
+mod training;
+
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -166,41 +168,48 @@ impl Scorer {
 
     /// Everything about a page, as `pagelevel score --format json` writes it (a JSON string;
     /// `pagelevel.Scorer.score` parses it).
-    #[pyo3(signature = (html = None, url = None, *, path = None))]
+    #[pyo3(signature = (html = None, url = None, *, path = None, charset = None))]
     fn score_json(
         &self,
         py: Python<'_>,
         html: Option<Html<'_>>,
         url: Option<&str>,
         path: Option<PathBuf>,
+        charset: Option<String>,
     ) -> PyResult<String> {
-        self.score_with(py, html, url, path, |scored| {
+        self.score_with(py, PageInput::new(html, url, path, charset)?, |scored| {
             serde_json::to_string(&page_output(&scored)).unwrap_or_default()
         })
     }
 
     /// The main text: the article or main body, headed by its headline, without comments.
-    #[pyo3(signature = (html = None, url = None, *, path = None))]
+    #[pyo3(signature = (html = None, url = None, *, path = None, charset = None))]
     fn extract(
         &self,
         py: Python<'_>,
         html: Option<Html<'_>>,
         url: Option<&str>,
         path: Option<PathBuf>,
+        charset: Option<String>,
     ) -> PyResult<String> {
-        self.score_with(py, html, url, path, |scored| scored.extracted.main_text)
+        self.score_with(py, PageInput::new(html, url, path, charset)?, |scored| {
+            scored.extracted.main_text
+        })
     }
 
     /// The content text: all visible text not marked template.
-    #[pyo3(signature = (html = None, url = None, *, path = None))]
+    #[pyo3(signature = (html = None, url = None, *, path = None, charset = None))]
     fn content(
         &self,
         py: Python<'_>,
         html: Option<Html<'_>>,
         url: Option<&str>,
         path: Option<PathBuf>,
+        charset: Option<String>,
     ) -> PyResult<String> {
-        self.score_with(py, html, url, path, |scored| scored.segmented.content_text)
+        self.score_with(py, PageInput::new(html, url, path, charset)?, |scored| {
+            scored.segmented.content_text
+        })
     }
 
     /// The layout engine's name: "native" or "chromium".
@@ -221,12 +230,9 @@ impl Scorer {
     fn score_with<T: Send>(
         &self,
         py: Python<'_>,
-        html: Option<Html<'_>>,
-        url: Option<&str>,
-        path: Option<PathBuf>,
+        page: PageInput,
         read: impl FnOnce(ScoredPage) -> T + Send,
     ) -> PyResult<T> {
-        let page = PageInput::new(html, url, path)?;
         let mut scorer = match self.take_idle() {
             Some(scorer) => scorer,
             None => self.recipe.scorer()?,
@@ -256,16 +262,30 @@ impl Scorer {
 /// after the GIL is released.
 enum PageInput {
     Ready(PageSource),
-    File { path: PathBuf, url: Option<Url> },
+    File {
+        path: PathBuf,
+        url: Option<Url>,
+        charset: Option<String>,
+    },
 }
 
 impl PageInput {
-    /// Text or bytes (with an optional URL), or a file.
+    /// Text or bytes (with an optional URL), or a file; `charset` is the encoding the bytes
+    /// were served with (an HTTP `Content-Type` charset, as a WARC record or a crawler has
+    /// it), which wins over the page's own `<meta charset>` as in a browser.
     fn new(
         html: Option<Html<'_>>,
         url: Option<&str>,
         path: Option<PathBuf>,
+        charset: Option<String>,
     ) -> PyResult<PageInput> {
+        if let Some(name) = &charset
+            && encoding_rs::Encoding::for_label(name.trim().as_bytes()).is_none()
+        {
+            return Err(PyValueError::new_err(format!(
+                "charset {name:?} is not an encoding name a browser knows"
+            )));
+        }
         let url = url
             .map(|url| {
                 Url::parse(url)
@@ -273,14 +293,18 @@ impl PageInput {
             })
             .transpose()?;
         let source = match (html, path) {
-            (None, Some(path)) => return Ok(PageInput::File { path, url }),
+            (None, Some(path)) => return Ok(PageInput::File { path, url, charset }),
+            (Some(Html::Text(_)), None) if charset.is_some() => {
+                let message = "charset= applies to bytes: a str is decoded already";
+                return Err(PyValueError::new_err(message));
+            }
             // Python text is decoded already: its UTF-8 bytes are read as UTF-8 whatever the
             // page's <meta charset> says.
             (Some(Html::Text(text)), None) => {
                 PageSource::from_bytes(text.into_bytes(), url, Some("utf-8".to_string()))
             }
             (Some(Html::Bytes(bytes)), None) => {
-                PageSource::from_bytes(bytes.as_bytes().to_vec(), url, None)
+                PageSource::from_bytes(bytes.as_bytes().to_vec(), url, charset)
             }
             (Some(_), Some(_)) => {
                 let message = "give the page either as html or as path=, not both";
@@ -296,14 +320,17 @@ impl PageInput {
 
     /// The page's source; a file's directory is its web root, so its local CSS loads.
     fn source(self) -> Result<PageSource, Failure> {
-        let (path, url) = match self {
+        let (path, url, charset) = match self {
             PageInput::Ready(source) => return Ok(source),
-            PageInput::File { path, url } => (path, url),
+            PageInput::File { path, url, charset } => (path, url, charset),
         };
         let mut source =
             PageSource::from_file(&path, None).map_err(|cause| Failure::Read { path, cause })?;
         if url.is_some() {
             source.url = url;
+        }
+        if charset.is_some() {
+            source.http_charset = charset;
         }
         Ok(source)
     }
@@ -384,5 +411,5 @@ fn node_weight(name: &str) -> PyResult<NodeWeight> {
 fn _pagelevel(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Scorer>()?;
     module.add("PageError", module.py().get_type::<PageError>())?;
-    Ok(())
+    training::register(module)
 }

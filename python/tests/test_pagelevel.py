@@ -158,3 +158,31 @@ def test_chromium_lays_the_page_out_with_the_chromium_model():
     text = scorer.extract(path=GNU)
     assert "GNU is a Unix-like operating system" in text
     assert "Copyright Infringement Notification" not in text
+
+
+def test_the_served_charset_decodes_bytes_the_page_does_not_declare():
+    text = "Съешь же ещё этих мягких французских булок, да выпей чаю."
+    html = f"<html><body><article><p>{text}</p></article></body></html>".encode("windows-1251")
+    assert text in pagelevel.content(html, charset="windows-1251")
+    assert text in pagelevel.Scorer().score(html, charset="cp1251")["content_text"]
+    with pytest.raises(ValueError, match="not an encoding"):
+        pagelevel.content(html, charset="no-such-encoding")
+    with pytest.raises(ValueError, match="applies to bytes"):
+        pagelevel.content(text, charset="windows-1251")
+
+
+def test_label_site_gives_training_rows_of_a_hosts_pages():
+    site = LABELLED / ".." / "sites" / "sqlite-website"
+    files = sorted(site.glob("*.html"))[:6]
+    pages = [(f"https://sqlite.org/{file.name}", file.read_bytes(), None) for file in files]
+    rows = pagelevel.label_site(pages, host="sqlite.org", max_pages=4, min_pages=3)
+    columns = pagelevel.TRAINING_COLUMNS
+    assert columns[:6] == ["site", "domain", "layout", "page", "area", "template"]
+    assert rows and all(len(row) == len(columns) for row in rows)
+    assert {row[0] for row in rows} == {"sqlite.org"}
+    assert len({row[3] for row in rows}) == 4, "max_pages pages sampled"
+    assert any(row[5] for row in rows) and not all(row[5] for row in rows), "both labels occur"
+    again = pagelevel.label_site(pages, host="sqlite.org", max_pages=4, min_pages=3)
+    assert again == rows, "the sample is seeded"
+    with pytest.raises(pagelevel.SiteError, match="fewer than --min-pages 10"):
+        pagelevel.label_site(pages[:2], host="sqlite.org")

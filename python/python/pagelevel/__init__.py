@@ -15,6 +15,10 @@ with the stylesheets beside it.
 
 For many pages make one :class:`Scorer` and share it, also between threads: each call scores
 with the GIL released on an engine of its own.
+
+Training on a crawl: :func:`label_site` labels one host's pages with the site-level detector
+and returns training rows (``TRAINING_COLUMNS``), the table ``pagelevel train --rows`` fits;
+``spark/label_hosts.py`` runs it per host on Spark executors.
 """
 
 from __future__ import annotations
@@ -24,10 +28,19 @@ import os
 import threading
 from typing import Any, Dict, Optional, Tuple, Union
 
-from ._pagelevel import PageError
+from ._pagelevel import TRAINING_COLUMNS, PageError, SiteError, label_site
 from ._pagelevel import Scorer as _RustScorer
 
-__all__ = ["PageError", "Scorer", "content", "extract", "score"]
+__all__ = [
+    "PageError",
+    "Scorer",
+    "SiteError",
+    "TRAINING_COLUMNS",
+    "content",
+    "extract",
+    "label_site",
+    "score",
+]
 
 Html = Union[str, bytes]
 StrPath = Union[str, "os.PathLike[str]"]
@@ -54,15 +67,19 @@ class Scorer(_RustScorer):
         url: Optional[str] = None,
         *,
         path: Optional[StrPath] = None,
+        charset: Optional[str] = None,
     ) -> Dict[str, Any]:
         """Everything about a page: the object ``pagelevel score --format json`` writes.
+
+        ``charset`` is the encoding ``bytes`` were served with (an HTTP ``Content-Type``
+        charset, as a WARC record has it); it wins over the page's ``<meta charset>``.
 
         ``nodes`` (every element's box, classifier score, smoothed templateness, verdict and
         section), ``sections``, ``threshold``, ``content_text``, ``main_text``, ``comments``,
         ``template_text_share``, ``timings_ms`` (``pagelevel schema`` describes every field).
         Raises :class:`PageError` for a page that cannot be scored.
         """
-        return json.loads(self.score_json(html, url, path=path))
+        return json.loads(self.score_json(html, url, path=path, charset=charset))
 
 
 # The scorers of the one-call functions, one per distinct configuration, made on first use.
@@ -84,11 +101,13 @@ def score(
     url: Optional[str] = None,
     *,
     path: Optional[StrPath] = None,
+    charset: Optional[str] = None,
     layout: str = "native",
     **options: Any,
 ) -> Dict[str, Any]:
-    """Everything about one page, as :meth:`Scorer.score`; ``options`` are :class:`Scorer`'s."""
-    return _scorer(dict(options, layout=layout)).score(html, url, path=path)
+    """Everything about one page, as :meth:`Scorer.score`; ``options`` are :class:`Scorer`'s;
+    ``charset`` the encoding ``bytes`` were served with (beats the page's ``<meta charset>``)."""
+    return _scorer(dict(options, layout=layout)).score(html, url, path=path, charset=charset)
 
 
 def extract(
@@ -96,12 +115,13 @@ def extract(
     url: Optional[str] = None,
     *,
     path: Optional[StrPath] = None,
+    charset: Optional[str] = None,
     layout: str = "native",
     **options: Any,
 ) -> str:
     """The main text of a page: the article or main body, headed by its headline, without
     comments, share bars, related links or menus; paragraphs separated by blank lines."""
-    return _scorer(dict(options, layout=layout)).extract(html, url, path=path)
+    return _scorer(dict(options, layout=layout)).extract(html, url, path=path, charset=charset)
 
 
 def content(
@@ -109,9 +129,10 @@ def content(
     url: Optional[str] = None,
     *,
     path: Optional[StrPath] = None,
+    charset: Optional[str] = None,
     layout: str = "native",
     **options: Any,
 ) -> str:
     """The content text of a page: all visible text not marked template (the main text and
     also comments, share bars, related links)."""
-    return _scorer(dict(options, layout=layout)).content(html, url, path=path)
+    return _scorer(dict(options, layout=layout)).content(html, url, path=path, charset=charset)

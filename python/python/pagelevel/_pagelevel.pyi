@@ -1,7 +1,7 @@
 """Types of the Rust extension module; `pagelevel` re-exports and documents them."""
 
 from os import PathLike
-from typing import Literal, Optional, Union
+from typing import List, Literal, Optional, Sequence, Tuple, Union
 
 Html = Union[str, bytes]
 StrPath = Union[str, PathLike[str]]
@@ -37,6 +37,7 @@ class Scorer:
         url: Optional[str] = None,
         *,
         path: Optional[StrPath] = None,
+        charset: Optional[str] = None,
     ) -> str: ...
     def extract(
         self,
@@ -44,6 +45,7 @@ class Scorer:
         url: Optional[str] = None,
         *,
         path: Optional[StrPath] = None,
+        charset: Optional[str] = None,
     ) -> str: ...
     def content(
         self,
@@ -51,4 +53,28 @@ class Scorer:
         url: Optional[str] = None,
         *,
         path: Optional[StrPath] = None,
+        charset: Optional[str] = None,
     ) -> str: ...
+
+class SiteError(ValueError):
+    """A site that cannot be labelled (fewer usable pages than min_pages, detector failed)."""
+
+TRAINING_COLUMNS: List[str]
+"""The columns of a training row: site, domain, layout, page, area, template, features..."""
+
+def label_site(
+    pages: Sequence[Tuple[str, bytes, Optional[str]]],
+    *,
+    host: str,
+    name: Optional[str] = None,
+    layout: Literal["native", "chromium"] = "native",
+    max_pages: int = 200,
+    min_pages: int = 10,
+    theta: float = 0.1,
+    labeler: Literal["frequency", "pagelets", "rtdm", "msa"] = "frequency",
+    seed: int = 7,
+    chromium: Optional[StrPath] = None,
+) -> List[Tuple[object, ...]]:
+    """Training rows of one host's pages ((url, bytes, charset) in archive order): a seeded
+    sample of max_pages, laid out, labelled by the site-level detector; one tuple per
+    classified node, in TRAINING_COLUMNS order, as `pagelevel train --rows-out` writes them."""

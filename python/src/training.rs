@@ -1,0 +1,133 @@
+//! Labelling a site's pages for training from Python (`pagelevel.label_site`), so a crawl can
+//! be labelled where it lies — one host per Spark task in `spark/label_hosts.py` — and fitted
+//! with `pagelevel train --rows`. The rows are those `train --rows-out` writes for the same
+//! pages: the sample, the site-level labels and the features come from the same library calls.
+
+use std::path::PathBuf;
+
+use pagelevel::layout::{LayoutEngine, LayoutSource};
+use pagelevel::page::PageSource;
+use pagelevel::render::{NativeLayout, RenderOptions, Renderer};
+use pagelevel::sitelevel::Method;
+use pagelevel::train::{self, Silent, TrainOptions, row_columns, site_rows};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use url::Url;
+
+create_exception!(
+    pagelevel,
+    SiteError,
+    PyValueError,
+    "A site that cannot be labelled: fewer usable pages than min_pages, or the site-level \
+     detector failed. The message is the command line's."
+);
+
+/// One page as `label_site` takes it: (url, bytes as served, HTTP charset or None).
+type ServedPage = (String, Vec<u8>, Option<String>);
+
+/// The training rows of one host's pages: a seeded sample of `max_pages` of them (the same
+/// sample whichever other hosts a job sees), laid out, labelled by the site-level detector and
+/// turned into one tuple per classified node, in `TRAINING_COLUMNS` order.
+#[pyfunction]
+#[pyo3(signature = (
+    pages, *, host, name = None, layout = "native", max_pages = 200, min_pages = 10,
+    theta = 0.1, labeler = "frequency", seed = 7, chromium = None,
+))]
+#[allow(clippy::too_many_arguments)]
+pub fn label_site(
+    py: Python<'_>,
+    pages: Vec<ServedPage>,
+    host: String,
+    name: Option<String>,
+    layout: &str,
+    max_pages: usize,
+    min_pages: usize,
+    theta: f64,
+    labeler: &str,
+    seed: u64,
+    chromium: Option<PathBuf>,
+) -> PyResult<Vec<Py<PyTuple>>> {
+    let engine = match layout {
+        "native" => LayoutEngine::Native,
+        "chromium" => LayoutEngine::Chromium,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "layout must be \"native\" or \"chromium\", got {other:?}"
+            )));
+        }
+    };
+    let labeler: Method =
+        labeler
+            .parse()
+            .map_err(|error: pagelevel::sitelevel::SiteLevelError| {
+                PyValueError::new_err(error.to_string())
+            })?;
+    if !(theta > 0.0 && theta <= 1.0) {
+        return Err(PyValueError::new_err(format!(
+            "theta must be in (0, 1], got {theta}"
+        )));
+    }
+    let options = TrainOptions {
+        max_pages,
+        min_pages,
+        theta,
+        labeler,
+        seed,
+        ..TrainOptions::default()
+    };
+    let mut sources = Vec::with_capacity(pages.len());
+    for (url, bytes, charset) in pages {
+        let parsed = Url::parse(&url)
+            .map_err(|error| PyValueError::new_err(format!("bad URL {url:?}: {error}")))?;
+        sources.push(PageSource::from_bytes(bytes, Some(parsed), charset));
+    }
+    let site = train::host_site(
+        name.unwrap_or_else(|| host.clone()),
+        &host,
+        sources,
+        &options,
+    );
+    let labelled = py.detach(|| -> PyResult<_> {
+        let mut layout: Box<dyn LayoutSource> = match engine {
+            LayoutEngine::Chromium => Box::new(
+                Renderer::new(RenderOptions {
+                    chromium,
+                    ..RenderOptions::default()
+                })
+                .map_err(|error| PyRuntimeError::new_err(error.to_string()))?,
+            ),
+            _ => Box::new(NativeLayout::default()),
+        };
+        train::label_site(layout.as_mut(), &site, &options, &mut Silent)
+            .map_err(|error| SiteError::new_err(error.to_string()))
+    })?;
+    site_rows(&labelled, engine)
+        .map(|row| {
+            let leading = (
+                row.site,
+                row.domain,
+                row.layout.name(),
+                row.page,
+                row.node.area,
+                row.node.template,
+            );
+            let leading = leading.into_pyobject(py)?;
+            let features = PyTuple::new(py, row.node.row)?;
+            Ok(leading
+                .as_sequence()
+                .concat(features.as_sequence())?
+                .to_tuple()?
+                .unbind())
+        })
+        .collect()
+}
+
+/// Adds `label_site`, `SiteError` and `TRAINING_COLUMNS` to the module.
+pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(label_site, module)?)?;
+    module.add("SiteError", module.py().get_type::<SiteError>())?;
+    module.add("TRAINING_COLUMNS", row_columns())?;
+    Ok(())
+}
