@@ -1,9 +1,9 @@
 """Pages per second of the Python package against the command line, on the same pages.
 
-    python python/bench.py [--threads 2] [--call score|extract] [DIR]
+    python python/bench.py [--threads 2] [--call score|line|extract|content] [DIR]
 
 DIR (default ``../shared/datasets/labeled`` beside the repository) is searched for ``*.html``.
-The Python side scores every page with the native layout from ``--threads`` threads sharing
+``--call line`` is ``Scorer.score(nodes=False)``, the jsonl line. The Python side scores every page with the native layout from ``--threads`` threads sharing
 one ``Scorer``; the command line side is ``pagelevel score --layout native --jobs N --quiet
 --format jsonl`` on the same files (``target/release/pagelevel``, or ``$PAGELEVEL_BIN``). The
 pages are read once before either clock starts, so both runs find them in the page cache.
@@ -12,6 +12,7 @@ pages are read once before either clock starts, so both runs find them in the pa
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import subprocess
 import time
@@ -25,7 +26,10 @@ REPO = Path(__file__).resolve().parents[1]
 
 def python_run(pages: list[Path], threads: int, call: str) -> tuple[float, int]:
     scorer = pagelevel.Scorer(layout="native")
-    score = getattr(scorer, call)
+    if call == "line":  # what the command line's jsonl holds: no per-node list
+        score = functools.partial(scorer.score, nodes=False)
+    else:
+        score = getattr(scorer, call)
 
     def one(page: Path) -> bool:
         try:
@@ -56,7 +60,7 @@ def main() -> None:
         "directory", nargs="?", default=REPO / ".." / "shared" / "datasets" / "labeled"
     )
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--call", choices=["score", "extract", "content"], default="score")
+    parser.add_argument("--call", choices=["score", "line", "extract", "content"], default="score")
     parser.add_argument("--rounds", type=int, default=3, help="alternate runs of each side")
     args = parser.parse_args()
     pages = sorted(Path(args.directory).rglob("*.html"))

@@ -14,7 +14,7 @@ use std::sync::Mutex;
 
 use pagelevel::layout::{LayoutEngine, LayoutSource};
 use pagelevel::model::TemplateModel;
-use pagelevel::output::page_output;
+use pagelevel::output::{page_line, page_output};
 use pagelevel::page::{PageSource, ParseLimits};
 use pagelevel::params::{NodeWeight, ScoringParams, ValidParams};
 use pagelevel::pipeline::{self, ScoreError, ScoredPage};
@@ -179,6 +179,22 @@ impl Scorer {
     ) -> PyResult<String> {
         self.score_with(py, PageInput::new(html, url, path, charset)?, |scored| {
             serde_json::to_string(&page_output(&scored)).unwrap_or_default()
+        })
+    }
+
+    /// A page's line as `pagelevel score --format jsonl` writes it: everything but the nodes
+    /// (a JSON string; `pagelevel.Scorer.score(..., nodes=False)` parses it).
+    #[pyo3(signature = (html = None, url = None, *, path = None, charset = None))]
+    fn line_json(
+        &self,
+        py: Python<'_>,
+        html: Option<Html<'_>>,
+        url: Option<&str>,
+        path: Option<PathBuf>,
+        charset: Option<String>,
+    ) -> PyResult<String> {
+        self.score_with(py, PageInput::new(html, url, path, charset)?, |scored| {
+            serde_json::to_string(&page_line(&scored)).unwrap_or_default()
         })
     }
 

@@ -186,3 +186,15 @@ def test_label_site_gives_training_rows_of_a_hosts_pages():
     assert again == rows, "the sample is seeded"
     with pytest.raises(pagelevel.SiteError, match="fewer than --min-pages 10"):
         pagelevel.label_site(pages[:2], host="sqlite.org")
+
+
+def test_score_without_nodes_is_the_command_lines_jsonl_line():
+    page = labelled("dragnet/HTML/128.html")
+    line = pagelevel.Scorer().score(path=page, nodes=False)
+    cli = subprocess.run(
+        [str(CLI), "score", "--layout", "native", "--format", "jsonl", str(page)],
+        capture_output=True, check=True, text=True,
+    )
+    expected = json.loads(cli.stdout)
+    assert "nodes" not in line
+    assert without_timings(line) == without_timings(expected)

@@ -31,6 +31,14 @@ class Scorer:
     def layout(self) -> str: ...
     @property
     def threshold(self) -> float: ...
+    def line_json(
+        self,
+        html: Optional[Html] = None,
+        url: Optional[str] = None,
+        *,
+        path: Optional[StrPath] = None,
+        charset: Optional[str] = None,
+    ) -> str: ...
     def score_json(
         self,
         html: Optional[Html] = None,
