@@ -18,13 +18,12 @@ in an executor's memory (``--max-pages`` bounds what is laid out, not what is gr
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from typing import Iterable, Iterator, List, Optional, Tuple
 from urllib.parse import urlsplit
 
-from score_warc import expand
+from score_warc import expand, job_arguments, master_for, missing_warc
 
 # (host, (file index, record index, url, body, HTTP charset))
 HostRecord = Tuple[str, Tuple[int, int, str, bytes, Optional[str]]]
@@ -139,23 +138,15 @@ def run(patterns: List[str], output: str, master: Optional[str], options: dict) 
 
 
 def main(argv: List[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("warcs", nargs="+", help="WARC files (.warc, .warc.gz) or glob patterns")
-    parser.add_argument("--output", required=True, help="directory for the training rows (CSV)")
-    parser.add_argument("--master", help="Spark master, e.g. local[2] (default: spark-submit's)")
-    parser.add_argument("--layout", choices=["native", "chromium"], default="native")
+    parser = job_arguments(__doc__.split("\n\n")[0], "directory for the training rows (CSV)")
     parser.add_argument("--max-pages", type=int, default=200, help="pages sampled per host (seeded)")
     parser.add_argument("--min-pages", type=int, default=10, help="hosts with fewer usable pages are skipped")
     parser.add_argument("--theta", type=float, default=0.10, help="SiteLevel θ: share of pages a subtree repeats on")
     parser.add_argument("--labeler", choices=["frequency", "pagelets", "rtdm", "msa"], default="frequency")
     parser.add_argument("--seed", type=int, default=7, help="seed of the page sample")
     args = parser.parse_args(argv)
-    missing = [path for path in expand(args.warcs) if not os.path.exists(path)]
-    if missing:
-        print(f"pagelevel: error: no such WARC file: {missing[0]}", file=sys.stderr)
+    if missing_warc(args.warcs):
         return 2
-    under_spark_submit = "PYSPARK_GATEWAY_PORT" in os.environ
-    master = args.master or (None if under_spark_submit else "local[2]")
     options = {
         "layout": args.layout,
         "max_pages": args.max_pages,
@@ -164,7 +155,7 @@ def main(argv: List[str]) -> int:
         "labeler": args.labeler,
         "seed": args.seed,
     }
-    rows, skipped = run(args.warcs, args.output, master, options)
+    rows, skipped = run(args.warcs, args.output, master_for(args.master), options)
     for host, reason in skipped:
         print(f"pagelevel: warning: skipped host {host}: {reason}", file=sys.stderr)
     print(f"wrote {rows} training rows to {args.output} ({len(skipped)} hosts skipped)", file=sys.stderr)

@@ -113,21 +113,36 @@ def run(patterns: List[str], output: str, master: Optional[str], layout: str) ->
         spark.stop()
 
 
-def main(argv: List[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def job_arguments(description: str, output_help: str) -> argparse.ArgumentParser:
+    """The arguments both jobs take: WARC files, an output directory, the master, the layout."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("warcs", nargs="+", help="WARC files (.warc, .warc.gz) or glob patterns")
-    parser.add_argument("--output", required=True, help="Parquet output directory")
+    parser.add_argument("--output", required=True, help=output_help)
     parser.add_argument("--master", help="Spark master, e.g. local[2] (default: spark-submit's)")
     parser.add_argument("--layout", choices=["native", "chromium"], default="native")
-    args = parser.parse_args(argv)
-    missing = [path for path in expand(args.warcs) if not os.path.exists(path)]
+    return parser
+
+
+def missing_warc(patterns: List[str]) -> Optional[str]:
+    """The first named WARC file that does not exist, reported before Spark starts."""
+    missing = [path for path in expand(patterns) if not os.path.exists(path)]
     if missing:
         print(f"pagelevel: error: no such WARC file: {missing[0]}", file=sys.stderr)
-        return 2
-    # Run as a plain script, the job runs on this machine; spark-submit sets the master.
+        return missing[0]
+    return None
+
+
+def master_for(requested: Optional[str]) -> Optional[str]:
+    """The master asked for; run as a plain script, this machine (spark-submit sets its own)."""
     under_spark_submit = "PYSPARK_GATEWAY_PORT" in os.environ
-    master = args.master or (None if under_spark_submit else "local[2]")
-    rows = run(args.warcs, args.output, master, args.layout)
+    return requested or (None if under_spark_submit else "local[2]")
+
+
+def main(argv: List[str]) -> int:
+    args = job_arguments(__doc__.split("\n\n")[0], "Parquet output directory").parse_args(argv)
+    if missing_warc(args.warcs):
+        return 2
+    rows = run(args.warcs, args.output, master_for(args.master), args.layout)
     print(f"wrote {rows} rows to {args.output}", file=sys.stderr)
     return 0
 
