@@ -134,3 +134,59 @@ fn a_page_nested_beyond_the_depth_limit_names_the_flag_that_raises_it() {
         serde_json::from_slice(&std::fs::read(&out).expect("written")).expect("JSON");
     assert!(snapshot["nodes"].as_array().expect("nodes").len() > 6_000);
 }
+
+/// A page whose paragraph lies 600 `<div>`s below `<body>`, at level 602 (`<html>` is 0).
+fn six_hundred_levels_deep(directory: &std::path::Path) -> std::path::PathBuf {
+    let page = directory.join("deep.html");
+    let html = format!(
+        "<html><head><title>deep</title></head><body>{}<p>The innermost paragraph.</p>{}</body></html>",
+        "<div>".repeat(600),
+        "</div>".repeat(600)
+    );
+    std::fs::write(&page, html).expect("write the page");
+    page
+}
+
+#[test]
+fn a_page_nested_past_chromiums_parser_limit_is_named_in_a_warning() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let pages = tempfile::tempdir().expect("temp dir");
+    let page = six_hundred_levels_deep(pages.path());
+    let warned = |output: &std::process::Output| {
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        let named = stderr.contains("pagelevel: warning:") && stderr.contains("deep.html");
+        (
+            named && stderr.contains("602 levels deep") && stderr.contains("at most 512"),
+            stderr,
+        )
+    };
+    let chromium = succeed(pagelevel(cache.path()).arg("render").arg(&page));
+    assert!(warned(&chromium).0, "{}", warned(&chromium).1);
+    let scored = succeed(
+        pagelevel(cache.path())
+            .args(["score", "--quiet"])
+            .arg(&page),
+    );
+    assert!(warned(&scored).0, "{}", warned(&scored).1);
+
+    // Blitz nests to any depth: no warning, and the innermost containers have their height.
+    let native = succeed(
+        pagelevel(cache.path())
+            .args(["render", "--layout", "native"])
+            .arg(&page),
+    );
+    assert!(!String::from_utf8_lossy(&native.stderr).contains("warning"));
+    let snapshot: serde_json::Value = serde_json::from_slice(&native.stdout).expect("JSON");
+    let innermost_div = snapshot["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .rfind(|node| node["tag"] == "div")
+        .expect("a div");
+    assert_eq!(innermost_div["depth"], 601);
+    assert!(
+        innermost_div["box"][3]
+            .as_f64()
+            .is_some_and(|height| height > 0.0)
+    );
+}

@@ -464,3 +464,23 @@ fn parallel_jobs_write_results_in_the_order_the_pages_were_given() {
         assert!(url.ends_with(&name), "{url} is not {name}");
     }
 }
+
+#[test]
+fn an_undeclared_shift_jis_page_is_read_as_japanese_not_as_windows_1252() {
+    let pages = tempfile::tempdir().expect("temp dir");
+    let cache = tempfile::tempdir().expect("temp dir");
+    let article = "吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。\
+        何でも薄暗いじめじめした所でニャーニャー泣いていた事だけは記憶している。";
+    let html = format!(
+        "<html><head><title>猫</title></head><body><nav><a href='/'>ホーム</a></nav>\
+         <article><p>{article}</p></article></body></html>"
+    );
+    let page = pages.path().join("neko.html");
+    std::fs::write(&page, encoding_rs::SHIFT_JIS.encode(&html).0).expect("write the page");
+    let output = succeed(
+        pagelevel(cache.path())
+            .args(["score", "--layout", "native", "--format", "main"])
+            .arg(&page),
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), article);
+}

@@ -3,15 +3,13 @@
 //! (exit 1).
 
 use std::fs;
-use std::path::Path;
+
+mod common;
 
 use assert_cmd::Command;
+use common::datasets;
 use predicates::prelude::*;
 
-const SITE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/datasets/sites/euso-orchestra-gatsby"
-);
 const PAGES: &[&str] = &[
     "2020-08-08-qanda",
     "2020-09-14-auditions",
@@ -22,8 +20,9 @@ const PAGES: &[&str] = &[
 /// A temporary copy of four news pages of the string orchestra's Gatsby site.
 fn orchestra_pages() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
+    let site = datasets().join("sites/euso-orchestra-gatsby");
     for page in PAGES {
-        let source = Path::new(SITE).join(page).join("index.html");
+        let source = site.join(page).join("index.html");
         fs::copy(source, dir.path().join(format!("{page}.html"))).expect("copy page");
     }
     dir

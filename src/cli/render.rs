@@ -118,6 +118,9 @@ fn render_one(
     let source = page_source(PageInput::File(path.to_path_buf()), &placement)?;
     let rendered = lay_out_page(layout, &source, &args.browser.limits())
         .with_context(|| format!("cannot render {}", path.display()))?;
+    if let Some(nesting) = args.browser.layout.engine().nesting_beyond(&rendered.page) {
+        eprintln!("pagelevel: warning: {}: {nesting}", path.display());
+    }
     let json = serde_json::to_string(&rendered.snapshot(args.browser.layout.engine()))?;
     match (&args.output, &args.out_dir) {
         (Some(output), _) => std::fs::write(output, json)

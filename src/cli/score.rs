@@ -180,6 +180,9 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
                 continue;
             }
         };
+        if let Some(nesting) = engine.nesting_beyond(&scored.laid_out.page) {
+            bar.suspend(|| eprintln!("pagelevel: warning: {}: {nesting}", page.name));
+        }
         writer.write(&page.name, &scored)?;
         if let Some(report) = &args.report {
             let target = match single {

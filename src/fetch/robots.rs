@@ -1,11 +1,15 @@
-//! robots.txt as RFC 9309 (Robots Exclusion Protocol) defines it: the groups for our product
-//! token, or else the `*` groups, merged; `Allow`/`Disallow` patterns with `*` and a final `$`;
-//! the longest matching pattern decides, `Allow` winning a tie. `Crawl-delay` is not in the RFC
-//! but is widely honoured, and a polite crawler should.
+//! robots.txt as RFC 9309 (Robots Exclusion Protocol) defines it, parsed and matched by the
+//! `texting_robots` crate (tested against Google's robots.txt conformance cases): the groups for
+//! our product token, or else the `*` groups; `Allow`/`Disallow` patterns with `*` and a final
+//! `$`, compared with non-ASCII characters percent-encoded; the longest matching pattern
+//! decides, `Allow` winning a tie. `Crawl-delay` is not in the RFC but is widely honoured, and a
+//! polite crawler should. What we add: the size limit, percent escapes compared without regard
+//! to case, and a file the matcher cannot take forbidding everything.
 
 use std::time::Duration;
 
-use url::Url;
+use texting_robots::Robot;
+use url::{Position, Url};
 
 /// How much of a robots.txt is parsed; RFC 9309 §2.5 asks for at least 500 KiB.
 const MAX_ROBOTS_BYTES: usize = 500 * 1024;
@@ -14,86 +18,71 @@ const MAX_ROBOTS_BYTES: usize = 500 * 1024;
 const MAX_CRAWL_DELAY: Duration = Duration::from_secs(900);
 
 /// The rules of one robots.txt for one user agent.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug)]
 pub struct Robots {
-    /// `(allow, pattern)` in file order.
-    rules: Vec<(bool, String)>,
+    access: Access,
     crawl_delay: Option<Duration>,
 }
 
-/// One `User-agent` group while parsing.
-#[derive(Default)]
-struct Group {
-    agents: Vec<String>,
-    rules: Vec<(bool, String)>,
-    crawl_delay: Option<Duration>,
+/// What a robots.txt grants.
+#[derive(Debug)]
+enum Access {
+    Everything,
+    Nothing,
+    /// The file's rules for our user agent.
+    Rules(Box<Robot>),
 }
 
 impl Robots {
     /// Everything allowed: what a missing robots.txt (HTTP 4xx) means (RFC 9309 §2.3.1.3).
     pub fn allow_all() -> Robots {
-        Robots::default()
+        Robots {
+            access: Access::Everything,
+            crawl_delay: None,
+        }
     }
 
     /// Everything disallowed: what an unreachable robots.txt (HTTP 5xx) means (§2.3.1.4).
     pub fn disallow_all() -> Robots {
         Robots {
-            rules: vec![(false, "/".to_string())],
+            access: Access::Nothing,
             crawl_delay: None,
         }
     }
 
     /// The rules of `text` that apply to `user_agent` (a `User-Agent` value such as
-    /// `pagelevel/0.1.0`; its product token before the `/` is what groups are matched on).
+    /// `pagelevel/0.1.0`; its product token before the `/` is what groups are matched on, in
+    /// any case). A file the matcher rejects (a rule too complex to compile) forbids everything:
+    /// what it allows cannot be known.
     pub fn parse(text: &str, user_agent: &str) -> Robots {
-        let token = user_agent
-            .split(['/', ' '])
-            .next()
-            .unwrap_or_default()
-            .to_ascii_lowercase();
-        let groups = parse_groups(cut_to_limit(text));
-        let ours = |group: &&Group| group.agents.contains(&token);
-        let everyone = |group: &&Group| group.agents.iter().any(|agent| agent == "*");
-        let chosen: Vec<&Group> = if groups.iter().any(|group| ours(&group)) {
-            groups.iter().filter(ours).collect()
-        } else {
-            groups.iter().filter(everyone).collect()
-        };
-        Robots {
-            rules: chosen
-                .iter()
-                .flat_map(|group| group.rules.iter().cloned())
-                .collect(),
-            crawl_delay: chosen.iter().filter_map(|group| group.crawl_delay).max(),
+        let token = user_agent.split(['/', ' ']).next().unwrap_or_default();
+        let text = upper_case_escapes(cut_to_limit(text));
+        match Robot::new(token, text.as_bytes()) {
+            Ok(robot) => Robots {
+                crawl_delay: robot
+                    .delay
+                    .filter(|seconds| seconds.is_finite() && *seconds >= 0.0)
+                    .map(|seconds| {
+                        Duration::from_secs_f64(
+                            f64::from(seconds).min(MAX_CRAWL_DELAY.as_secs_f64()),
+                        )
+                    }),
+                access: Access::Rules(Box::new(robot)),
+            },
+            Err(_) => Robots::disallow_all(),
         }
     }
 
     /// Whether `url` may be fetched. `/robots.txt` itself always may (§2.2.2).
     pub fn allows(&self, url: &Url) -> bool {
-        let mut target = normalize_escapes(url.path());
-        if let Some(query) = url.query() {
-            target.push('?');
-            target.push_str(&normalize_escapes(query));
+        match &self.access {
+            Access::Everything => true,
+            Access::Nothing => url.path() == "/robots.txt",
+            // The path and query as sent, percent-encoded by `Url`; the fragment is not sent.
+            Access::Rules(robot) => robot.allowed(&upper_case_escapes(
+                &url[Position::BeforePath..Position::AfterQuery],
+            )),
         }
-        if target == "/robots.txt" {
-            return true;
-        }
-        let mut best: Option<(usize, bool)> = None;
-        for (allow, pattern) in &self.rules {
-            if !matches(pattern, &target) {
-                continue;
-            }
-            let length = pattern.len();
-            best = match best {
-                Some((best_length, best_allow))
-                    if best_length > length || (best_length == length && best_allow) =>
-                {
-                    Some((best_length, best_allow))
-                }
-                _ => Some((length, *allow)),
-            };
-        }
-        best.is_none_or(|(_, allow)| allow)
     }
 
     /// The site's requested delay between requests, capped at 15 minutes.
@@ -113,117 +102,21 @@ fn cut_to_limit(text: &str) -> &str {
     &text[..end]
 }
 
-fn parse_groups(text: &str) -> Vec<Group> {
-    let mut groups: Vec<Group> = Vec::new();
-    // A `User-agent` line after rules starts a new group; consecutive ones share a group.
-    let mut collecting_agents = false;
-    for line in text.lines() {
-        let line = line.split('#').next().unwrap_or_default().trim();
-        let Some((key, value)) = line.split_once(':') else {
-            continue;
-        };
-        let key = key.trim().to_ascii_lowercase();
-        let value = value.trim();
-        match key.as_str() {
-            "user-agent" => {
-                if !collecting_agents {
-                    groups.push(Group::default());
-                    collecting_agents = true;
-                }
-                if let Some(group) = groups.last_mut() {
-                    group.agents.push(value.to_ascii_lowercase());
-                }
-            }
-            "allow" | "disallow" => {
-                collecting_agents = false;
-                let Some(group) = groups.last_mut() else {
-                    continue;
-                };
-                // An empty `Disallow:` allows everything, which no rule at all already does.
-                if !value.is_empty() {
-                    group.rules.push((key == "allow", normalize_escapes(value)));
-                }
-            }
-            "crawl-delay" => {
-                collecting_agents = false;
-                let seconds = value
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|s| s.is_finite() && *s >= 0.0);
-                if let (Some(group), Some(seconds)) = (groups.last_mut(), seconds) {
-                    let delay = Duration::from_secs_f64(seconds.min(MAX_CRAWL_DELAY.as_secs_f64()));
-                    group.crawl_delay = Some(delay);
-                }
-            }
-            // Sitemap and unknown lines neither end nor start a group.
-            _ => {}
-        }
-    }
-    groups
-}
-
-/// Upper-cases percent escapes so `%2f` in a pattern matches `%2F` in a URL (§2.2.2).
-fn normalize_escapes(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut normalized = String::with_capacity(text.len());
-    let mut index = 0;
-    while index < bytes.len() {
+/// Upper-cases percent escapes so `%2f` in a pattern matches `%2F` in a URL: RFC 3986 makes
+/// them the same octet, and the matcher compares text.
+fn upper_case_escapes(text: &str) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    for index in 0..bytes.len().saturating_sub(2) {
         if bytes[index] == b'%'
-            && index + 2 < bytes.len()
             && bytes[index + 1].is_ascii_hexdigit()
             && bytes[index + 2].is_ascii_hexdigit()
         {
-            normalized.push('%');
-            normalized.push(char::from(bytes[index + 1].to_ascii_uppercase()));
-            normalized.push(char::from(bytes[index + 2].to_ascii_uppercase()));
-            index += 3;
-        } else {
-            let rest = &text[index..];
-            let Some(character) = rest.chars().next() else {
-                break;
-            };
-            normalized.push(character);
-            index += character.len_utf8();
+            bytes[index + 1].make_ascii_uppercase();
+            bytes[index + 2].make_ascii_uppercase();
         }
     }
-    normalized
-}
-
-/// Whether a robots.txt pattern matches a path (with query): a prefix match where `*` is any
-/// run of characters and a final `$` anchors the end.
-fn matches(pattern: &str, target: &str) -> bool {
-    let (pattern, anchored) = match pattern.strip_suffix('$') {
-        Some(stripped) => (stripped, true),
-        None => (pattern, false),
-    };
-    let pattern = pattern.as_bytes();
-    let target = target.as_bytes();
-    // Classic wildcard matching with one backtracking point; linear in practice.
-    let (mut p, mut t) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    loop {
-        if p == pattern.len() {
-            if !anchored || t == target.len() {
-                return true;
-            }
-        } else if pattern[p] == b'*' {
-            star = Some((p, t));
-            p += 1;
-            continue;
-        } else if t < target.len() && pattern[p] == target[t] {
-            p += 1;
-            t += 1;
-            continue;
-        }
-        match star {
-            Some((star_p, star_t)) if star_t < target.len() => {
-                star = Some((star_p, star_t + 1));
-                p = star_p + 1;
-                t = star_t + 1;
-            }
-            _ => return false,
-        }
-    }
+    // Only ASCII hex digits changed, so the bytes are still the text's UTF-8.
+    String::from_utf8(bytes).unwrap_or_else(|_| text.to_string())
 }
 
 #[cfg(test)]
@@ -287,9 +180,75 @@ Crawl-delay: 0.5
         assert!(robots.allows(&url("/docs/manual.pdf.html")));
         assert!(!robots.allows(&url("/search?q=octave")));
         assert!(robots.allows(&url("/search?page=2")));
-        assert!(matches("/a*b*c", "/axxbyyc/z"));
-        assert!(!matches("/a*b*c$", "/axxbyyc/z"));
-        assert!(matches("*", ""));
+        let stars = Robots::parse("User-agent: *\nDisallow: /a*b*c$\nDisallow: /x*y\n", "bot");
+        assert!(!stars.allows(&url("/axxbyyc")));
+        assert!(stars.allows(&url("/axxbyyc/z")));
+        assert!(!stars.allows(&url("/x/1/y/2")));
+    }
+
+    #[test]
+    fn non_ascii_patterns_match_the_percent_encoded_url() {
+        let robots = Robots::parse("User-agent: *\nDisallow: /caf\u{e9}\n", "bot");
+        assert!(!robots.allows(&url("/caf%C3%A9/menu")));
+        assert!(!robots.allows(&url("/caf\u{e9}/menu")));
+        assert!(robots.allows(&url("/cafe/menu")));
+    }
+
+    /// The examples of Google's robots.txt specification ("Order of precedence for rules" and
+    /// "URL matching based on path values").
+    #[test]
+    fn googles_precedence_and_pattern_examples_hold() {
+        let verdicts = |rules: &str, paths: &[(&str, bool)]| {
+            let robots = Robots::parse(&format!("User-agent: *\n{rules}"), "bot");
+            for &(path, allowed) in paths {
+                assert_eq!(robots.allows(&url(path)), allowed, "{rules:?} on {path}");
+            }
+        };
+        verdicts("Allow: /p\nDisallow: /\n", &[("/page", true)]);
+        verdicts(
+            "Allow: /folder\nDisallow: /folder\n",
+            &[("/folder/page", true)],
+        );
+        verdicts("Allow: /page\nDisallow: /*.htm\n", &[("/page.htm", false)]);
+        verdicts(
+            "Allow: /$\nDisallow: /\n",
+            &[("/", true), ("/page.htm", false)],
+        );
+        verdicts(
+            "Disallow: /fish*\n",
+            &[
+                ("/fish", false),
+                ("/fish.html", false),
+                ("/Fish.asp", true),
+                ("/catfish", true),
+            ],
+        );
+        verdicts(
+            "Disallow: /*.php$\n",
+            &[
+                ("/filename.php", false),
+                ("/folder/filename.php", false),
+                ("/filename.php?parameters", true),
+                ("/filename.php5", true),
+                ("/windows.PHP", true),
+            ],
+        );
+        verdicts(
+            "Disallow: /fish*.php\n",
+            &[
+                ("/fish.php", false),
+                ("/fishheads/catfish.php?parameters", false),
+                ("/Fish.PHP", true),
+            ],
+        );
+    }
+
+    #[test]
+    fn a_file_the_matcher_cannot_compile_forbids_everything() {
+        let monster = format!("User-agent: *\nDisallow: /{}$\n", "a*".repeat(20_000));
+        let robots = Robots::parse(&monster, "bot");
+        assert!(!robots.allows(&url("/index.html")));
+        assert!(robots.allows(&url("/robots.txt")));
     }
 
     #[test]

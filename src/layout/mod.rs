@@ -39,6 +39,76 @@ impl LayoutEngine {
     }
 }
 
+/// The deepest element level Chromium's HTML parser nests as the markup says (`<html>` is level
+/// 0): Blink's `kMaximumHTMLParserDOMTreeDepth`. Measured with `pagelevel render`: a `<p>` at
+/// level 512 keeps its place and its box; one at level 513 is attached beside its parent, which
+/// is left empty with a zero-height box.
+pub const CHROMIUM_MAX_NESTING: u32 = 512;
+
+impl LayoutEngine {
+    /// The deepest element level the engine nests as the markup says, when it has a limit.
+    /// Only Chromium does ([`CHROMIUM_MAX_NESTING`]); our parser (html5ever), Blitz and the
+    /// document-order layout nest to any depth the parse limits allow.
+    pub fn max_nesting(self) -> Option<u32> {
+        match self {
+            LayoutEngine::Chromium => Some(CHROMIUM_MAX_NESTING),
+            LayoutEngine::Native | LayoutEngine::None => None,
+        }
+    }
+
+    /// Whether `page` nests deeper than this engine does, and by how much: its boxes below that
+    /// level do not belong to the elements our DOM has there, so the caller should be told.
+    pub fn nesting_beyond(self, page: &Page) -> Option<NestingBeyondEngine> {
+        let limit = self.max_nesting()?;
+        let depth = page
+            .dom
+            .elements
+            .iter()
+            .map(|element| element.depth)
+            .max()?;
+        (depth > limit).then(|| NestingBeyondEngine {
+            engine: self,
+            depth,
+            limit,
+            elements_beyond: page
+                .dom
+                .elements
+                .iter()
+                .filter(|element| element.depth > limit)
+                .count(),
+        })
+    }
+}
+
+/// A page whose elements nest deeper than its layout engine nests them
+/// ([`LayoutEngine::nesting_beyond`]). Its display is the warning to show, naming the cause.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NestingBeyondEngine {
+    /// The engine that laid the page out.
+    pub engine: LayoutEngine,
+    /// The level of the page's deepest element (`<html>` is level 0).
+    pub depth: u32,
+    /// The deepest level the engine nests ([`LayoutEngine::max_nesting`]).
+    pub limit: u32,
+    /// How many elements lie deeper than `limit`.
+    pub elements_beyond: usize,
+}
+
+impl std::fmt::Display for NestingBeyondEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "elements nest {} levels deep, and {}'s HTML parser nests at most {}: its {} deeper \
+             elements were laid out beside their parents, which get empty, zero-height boxes, so \
+             their text is scored apart from its containers (--layout native has no such limit)",
+            self.depth,
+            self.engine.name(),
+            self.limit,
+            self.elements_beyond
+        )
+    }
+}
+
 /// Where a page's boxes come from.
 pub trait LayoutSource: Send {
     /// Lays out a parsed page; `source` says where the page lives (URL, web root, base href),
@@ -289,5 +359,39 @@ pub(crate) mod by_hand {
             screenshot: None,
             from_cache: false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page::ParseLimits;
+
+    /// A page whose `<p>` is `levels` `<div>`s below `<body>` (so at level `levels + 2`).
+    fn nested(levels: usize) -> Page {
+        let html = format!(
+            "<html><body>{}<p>deep text</p>{}</body></html>",
+            "<div>".repeat(levels),
+            "</div>".repeat(levels)
+        );
+        Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).expect("parses")
+    }
+
+    #[test]
+    fn only_chromium_flags_a_page_nested_deeper_than_its_parser_nests() {
+        let deep = nested(600);
+        assert_eq!(
+            LayoutEngine::Chromium.nesting_beyond(&deep),
+            Some(NestingBeyondEngine {
+                engine: LayoutEngine::Chromium,
+                depth: 602,
+                limit: 512,
+                // The divs at levels 513..=601 and the paragraph.
+                elements_beyond: 90,
+            })
+        );
+        assert_eq!(LayoutEngine::Native.nesting_beyond(&deep), None);
+        assert_eq!(LayoutEngine::None.nesting_beyond(&deep), None);
+        assert_eq!(LayoutEngine::Chromium.nesting_beyond(&nested(510)), None);
     }
 }

@@ -16,11 +16,11 @@ use html5ever::{ParseOpts, parse_document};
 use thiserror::Error;
 use url::Url;
 
-pub use decode::{DecodedText, decode};
+pub use decode::{DecodedText, EncodingEvidence, charset_name, decode, decode_at};
 pub use dom::{Child, Dom, Element, NodeId, TextNode, collapse_whitespace};
 pub use files::{html_files_under, is_html_file};
 pub use serialize::{SerializeOptions, serialize};
-pub use source::PageSource;
+pub use source::{PageSource, UnknownCharset};
 
 use sink::{ArenaSink, Budget};
 
@@ -102,8 +102,10 @@ const BINARY_SNIFF_BYTES: usize = 1024;
 const CHUNK_BYTES: usize = 16 * 1024;
 
 impl Page {
-    /// Decodes and parses a page. `url` resolves relative links (a `<base href>` wins over it);
-    /// `http_charset` is the HTTP Content-Type charset when the page was fetched.
+    /// Decodes and parses a page. `url` resolves relative links (a `<base href>` wins over it)
+    /// and hints at the encoding of an undeclared page (its top-level domain);
+    /// `http_charset` is the transport charset ([`PageSource::http_charset`]), which overrides
+    /// the page's `<meta charset>` (see [`decode_at`] for the whole order).
     pub fn parse(
         bytes: &[u8],
         url: Option<Url>,
@@ -124,7 +126,7 @@ impl Page {
         if !is_utf16 && sniffed.contains(&0) {
             return Err(PageError::Binary(BINARY_SNIFF_BYTES));
         }
-        let decoded = decode(bytes, http_charset);
+        let decoded = decode_at(bytes, http_charset, url.as_ref());
         let mut dom = parse_html(&close_unclosed_title(&decoded.text), limits)?;
         resolve_links(&mut dom, url.as_ref());
         let title = dom

@@ -3,7 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
+use thiserror::Error;
 use url::Url;
+
+use super::charset_name;
 
 /// A page to score: its bytes and where it lives.
 #[derive(Debug, Clone)]
@@ -12,7 +15,12 @@ pub struct PageSource {
     pub bytes: Vec<u8>,
     /// The page's URL, for resolving its links (not fetched).
     pub url: Option<Url>,
-    /// HTTP charset, when the page was fetched.
+    /// The transport charset: the `charset` of the HTTP `Content-Type` the page was served
+    /// with (WARC records and fetches set it), or the encoding a caller knows the bytes are in
+    /// ([`PageSource::with_charset`]). Only a byte-order mark overrides it; it overrides the
+    /// page's own `<meta charset>`. `None` lets the page's declaration decide, else UTF-8 or a
+    /// guess from the bytes (see [`crate::page::decode_at`]). An unknown label here is
+    /// ignored, as browsers ignore one in a header.
     pub http_charset: Option<String>,
     /// Directory served as the page's web root: its files (CSS, images) may load.
     pub web_root: Option<PathBuf>,
@@ -56,6 +64,16 @@ impl PageSource {
 }
 
 impl PageSource {
+    /// The same page with its transport charset set to `label` (any WHATWG label:
+    /// `"shift_jis"`, `"gbk"`, `"windows-1251"`, `"latin1"`…), for a caller who knows how the
+    /// bytes are encoded; it overrides the page's `<meta charset>` and any charset already set.
+    /// Fails on a label no browser knows, instead of ignoring it as a header's would be.
+    pub fn with_charset(mut self, label: &str) -> Result<PageSource, UnknownCharset> {
+        let name = charset_name(label).ok_or_else(|| UnknownCharset(label.to_string()))?;
+        self.http_charset = Some(name.to_string());
+        Ok(self)
+    }
+
     /// A page known only by its bytes (fetched, or read from a WARC): nothing but the page
     /// itself is served to the browser, so its subresources stay blocked.
     pub fn from_bytes(
@@ -78,3 +96,10 @@ impl PageSource {
         }
     }
 }
+
+/// A charset label that names no encoding a browser knows.
+#[derive(Debug, Error)]
+#[error(
+    "unknown charset {0:?}: give an encoding label such as utf-8, windows-1252, shift_jis, gbk, euc-kr or windows-1251"
+)]
+pub struct UnknownCharset(pub String);

@@ -195,3 +195,45 @@ fn an_unclosed_title_ends_at_its_first_line_and_the_page_keeps_its_body() {
     let paragraph = page.dom.first_with_tag("p").expect("the body is parsed");
     assert_eq!(page.dom.text(paragraph), "The article text.");
 }
+
+#[test]
+fn the_url_top_level_domain_settles_a_short_undeclared_page() {
+    // Three Cyrillic letters in windows-1251 are as likely Western bytes, until the page is
+    // known to come from a .ru host.
+    let bytes = encoding_rs::WINDOWS_1251.encode("<p>Мир</p>").0;
+    let parse_at = |url: Option<&str>| {
+        let url = url.map(|url| Url::parse(url).expect("test URL"));
+        Page::parse(&bytes, url, None, &ParseLimits::default()).expect("parses")
+    };
+    let russian = parse_at(Some("http://news.example.ru/today.html"));
+    assert_eq!(russian.encoding, "windows-1251");
+    assert_eq!(russian.dom.text(NodeId(0)), "Мир");
+    assert_eq!(parse_at(None).encoding, "windows-1252");
+}
+
+#[test]
+fn a_charset_the_caller_states_overrides_the_page_declaration_and_unknown_ones_are_refused() {
+    let bytes = encoding_rs::WINDOWS_1251
+        .encode("<meta charset=utf-8><p>Мир</p>")
+        .0;
+    let source = PageSource::from_bytes(bytes.into_owned(), None, None)
+        .with_charset("cp1251")
+        .expect("cp1251 is a known label");
+    assert_eq!(source.http_charset.as_deref(), Some("windows-1251"));
+    let page = Page::parse(
+        &source.bytes,
+        None,
+        source.http_charset.as_deref(),
+        &ParseLimits::default(),
+    )
+    .expect("parses");
+    assert_eq!(page.dom.text(NodeId(0)), "Мир");
+    let refused = PageSource::from_bytes(Vec::new(), None, None)
+        .with_charset("klingon-8")
+        .unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("unknown charset \"klingon-8\"")
+    );
+}

@@ -11,9 +11,16 @@ pub fn example_page() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/example/gnu.org/index.html")
 }
 
-/// The shared datasets beside the repository.
+/// The shared datasets beside the repository (`../shared/datasets`, as CI lays them out). A
+/// test that needs them fails here, naming the folder, rather than passing without them.
 pub fn datasets() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets")
+    let datasets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
+    assert!(
+        datasets.is_dir(),
+        "the shared datasets are missing: expected {} (shared/ beside the repository)",
+        datasets.display()
+    );
+    datasets
 }
 
 /// The `pagelevel` binary, caching layouts in `cache` (never the user's cache).
