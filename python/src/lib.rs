@@ -296,7 +296,7 @@ impl PageInput {
         charset: Option<String>,
     ) -> PyResult<PageInput> {
         if let Some(name) = &charset
-            && encoding_rs::Encoding::for_label(name.trim().as_bytes()).is_none()
+            && pagelevel::page::charset_name(name).is_none()
         {
             return Err(PyValueError::new_err(format!(
                 "charset {name:?} is not an encoding name a browser knows"
