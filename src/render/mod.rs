@@ -21,7 +21,7 @@ use crate::page::{Page, PageError, PageSource, ParseLimits, SerializeOptions, se
 pub use browser::{NODE_ID_ATTRIBUTE, chromium_identity, find_chromium};
 pub use cache::{LayoutCache, cache_key};
 pub use gate::Gate;
-pub use native::{NATIVE_LAYOUT_BUDGET, NativeLayoutError, lay_out_native};
+pub use native::{NATIVE_LAYOUT_BUDGET, NativeLayoutError, lay_out_native, lay_out_native_within};
 
 /// Screenshots stop this far down a page: enough to judge a page's template, and a report
 /// stays a few megabytes.
@@ -293,17 +293,28 @@ impl LayoutSource for Renderer {
 #[derive(Debug, Clone, Copy)]
 pub struct NativeLayout {
     viewport: Viewport,
+    budget: Duration,
 }
 
 impl Default for NativeLayout {
     fn default() -> Self {
-        NativeLayout { viewport: VIEWPORT }
+        NativeLayout::with_budget(NATIVE_LAYOUT_BUDGET)
+    }
+}
+
+impl NativeLayout {
+    /// The native engine giving each page at most `budget`.
+    pub fn with_budget(budget: Duration) -> NativeLayout {
+        NativeLayout {
+            viewport: VIEWPORT,
+            budget,
+        }
     }
 }
 
 impl LayoutSource for NativeLayout {
     fn lay_out(&mut self, page: &Page, source: &PageSource) -> Result<LaidOut, LayoutError> {
-        let layout = lay_out_native(page, source, self.viewport)
+        let layout = lay_out_native_within(page, source, self.viewport, self.budget)
             .map_err(|error| LayoutError::Engine(Box::new(error)))?;
         Ok(LaidOut {
             layout,
