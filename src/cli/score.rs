@@ -241,6 +241,7 @@ impl StagedOutput {
         let name = target.file_name().unwrap_or_default().to_string_lossy();
         let temporary = directory.join(format!(".{name}.pagelevel-{}.tmp", std::process::id()));
         let file = std::fs::File::create(&temporary).with_context(cannot)?;
+        super::signals::remove_on_stop(&temporary);
         let staged = StagedOutput {
             staged: Some((temporary, target.clone())),
             file,
@@ -266,6 +267,7 @@ impl StagedOutput {
         if result.is_err() {
             let _ = std::fs::remove_file(&temporary);
         }
+        super::signals::keep_on_stop(&temporary);
         result
     }
 }
@@ -274,6 +276,7 @@ impl Drop for StagedOutput {
     fn drop(&mut self) {
         if let Some((temporary, _)) = &self.staged {
             let _ = std::fs::remove_file(temporary);
+            super::signals::keep_on_stop(temporary);
         }
     }
 }
