@@ -199,8 +199,8 @@ fn start_scoring(marker: &str, pages: &Path, cache: &Path, output: &Path) -> Chi
 }
 
 /// Signals a run while it renders and requires that nothing of it is left afterwards; returns
-/// its exit status and standard error.
-fn signal_while_rendering(signal: libc::c_int, marker: &str) -> (ExitStatus, String) {
+/// its exit status, standard error and process id.
+fn signal_while_rendering(signal: libc::c_int, marker: &str) -> (ExitStatus, String, u32) {
     let (pages, work) = (
         tempfile::tempdir().expect("dir"),
         tempfile::tempdir().expect("dir"),
@@ -250,11 +250,11 @@ fn signal_while_rendering(signal: libc::c_int, marker: &str) -> (ExitStatus, Str
         "the run had a browser when signalled: {:?}",
         listed(&running)
     );
-    (status, stderr)
+    (status, stderr, pid)
 }
 
 fn assert_stopped_by(signal: libc::c_int, name: &str, code: i32) {
-    let (status, stderr) =
+    let (status, stderr, _) =
         signal_while_rendering(signal, &format!("{name}-{}", std::process::id()));
     assert_eq!(status.code(), Some(code), "{stderr}");
     let last_line = stderr.lines().last().unwrap_or_default();
@@ -280,11 +280,27 @@ fn sighup_stops_the_browser_and_exits_129() {
 }
 
 #[test]
-fn sigkill_leaves_no_browser_behind() {
+fn sigkill_leaves_no_browser_behind_and_the_next_run_removes_its_profile() {
     use std::os::unix::process::ExitStatusExt;
-    let (status, _) =
-        signal_while_rendering(libc::SIGKILL, &format!("SIGKILL-{}", std::process::id()));
+    let marker = format!("SIGKILL-{}", std::process::id());
+    let (status, _, pid) = signal_while_rendering(libc::SIGKILL, &marker);
     assert_eq!(status.signal(), Some(libc::SIGKILL));
+    let pages = tempfile::tempdir().expect("dir");
+    many_pages(pages.path(), 1);
+    let rendered = Command::new(env!("CARGO_BIN_EXE_pagelevel"))
+        .args(["render", "--no-cache"])
+        .arg(pages.path().join("page-0000.html"))
+        .output()
+        .expect("pagelevel runs");
+    assert!(rendered.status.success());
+    let left_profile = format!("pagelevel-chromium-{pid}-");
+    let profiles: Vec<String> = std::fs::read_dir(std::env::temp_dir())
+        .expect("list")
+        .flatten()
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(&left_profile))
+        .collect();
+    assert_eq!(profiles, Vec::<String>::new(), "the killed run's profile");
 }
 
 #[test]
