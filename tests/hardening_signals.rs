@@ -184,18 +184,16 @@ fn many_pages(directory: &Path, count: usize) {
     }
 }
 
-/// A `score --layout chromium` run over `pages`, its output in `output`, marked with `marker`.
-fn start_scoring(marker: &str, pages: &Path, cache: &Path, output: &Path) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_pagelevel"))
+/// `pagelevel score --layout chromium --no-cache --quiet` marked with `marker`, caching in
+/// `cache`, with no standard input; the caller adds the pages and where output goes.
+fn scoring(marker: &str, cache: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pagelevel"));
+    command
         .args(["score", "--layout", "chromium", "--no-cache", "--quiet"])
-        .arg(pages)
         .env("PAGELEVEL_CACHE", cache)
         .env(RUN_MARKER, marker)
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(output).expect("output file"))
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("pagelevel starts")
+        .stdin(Stdio::null());
+    command
 }
 
 /// Signals a run while it renders and requires that nothing of it is left afterwards; returns
@@ -207,7 +205,12 @@ fn signal_while_rendering(signal: libc::c_int, marker: &str) -> (ExitStatus, Str
     );
     many_pages(pages.path(), 400);
     let output = work.path().join("scored.jsonl");
-    let mut pagelevel = start_scoring(marker, pages.path(), work.path(), &output);
+    let mut pagelevel = scoring(marker, work.path())
+        .arg(pages.path())
+        .stdout(std::fs::File::create(&output).expect("output file"))
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pagelevel starts");
     let pid = pagelevel.id();
     let rendering = poll_until(BROWSER_START_WAIT, || {
         let scored_one = std::fs::metadata(&output).is_ok_and(|metadata| metadata.len() > 0);
@@ -322,19 +325,9 @@ fn a_page_whose_browser_is_killed_is_scored_in_a_new_browser() {
         std::fs::write(pages.path().join(format!("page-{index}.html")), page).expect("write");
     }
     let marker = format!("kill-browser-{}", std::process::id());
-    let mut pagelevel = Command::new(env!("CARGO_BIN_EXE_pagelevel"))
-        .args([
-            "score",
-            "--layout",
-            "chromium",
-            "--javascript",
-            "--no-cache",
-            "--quiet",
-        ])
+    let mut pagelevel = scoring(&marker, cache.path())
+        .arg("--javascript")
         .arg(pages.path())
-        .env("PAGELEVEL_CACHE", cache.path())
-        .env(RUN_MARKER, &marker)
-        .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -409,20 +402,10 @@ fn an_interrupted_score_leaves_its_output_file_as_it_was_and_no_staged_copy() {
     let output = work.path().join("scored.jsonl");
     std::fs::write(&output, "the previous run\n").expect("write");
     let marker = format!("staged-{}", std::process::id());
-    let mut pagelevel = Command::new(env!("CARGO_BIN_EXE_pagelevel"))
-        .args([
-            "score",
-            "--layout",
-            "chromium",
-            "--no-cache",
-            "--quiet",
-            "-o",
-        ])
+    let mut pagelevel = scoring(&marker, work.path())
+        .arg("-o")
         .arg(&output)
         .arg(pages.path())
-        .env("PAGELEVEL_CACHE", work.path())
-        .env(RUN_MARKER, &marker)
-        .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
