@@ -101,7 +101,7 @@ const LAUNCH_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// What went wrong while `doing` something with the browser, in words: headless_chrome's
 /// timeout ("The event waited for never came") becomes "timed out after N s", `limit` being
-/// the call timeout (`None` for the waits of launching, whose limits headless_chrome sets).
+/// the call timeout (`None` when the limit that ran out is not known).
 fn describe(doing: &str, error: &anyhow::Error, limit: Option<Duration>) -> String {
     let timed_out = error.chain().any(|cause| {
         cause
