@@ -1,7 +1,8 @@
 //! The `pagelevel` binary: parses arguments, calls the library, maps outcomes to exit codes.
 //!
 //! Exit codes: 0 success, 1 a quality check failed or some pages of a batch failed, 2 an error
-//! (bad input, bad arguments, unusable environment). Nothing else lives here.
+//! (bad input, bad arguments, unusable environment), 128 + N stopped by signal N (SIGINT 130,
+//! SIGTERM 143, SIGHUP 129). Nothing else lives here.
 
 mod cli;
 
@@ -10,6 +11,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    cli::signals::stop_browsers_on_termination();
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(cli::Outcome::Success) => ExitCode::SUCCESS,

@@ -6,6 +6,30 @@
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The temporary files of every [`StagedFile`] not yet committed or dropped, so that a process
+/// stopped by a signal can remove them ([`remove_unfinished`]).
+static UNFINISHED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Removes the temporary file of every staged file still being written: for a signal handler
+/// about to end the process, which runs no destructors.
+pub fn remove_unfinished() {
+    if let Ok(files) = UNFINISHED.lock() {
+        for file in files.iter() {
+            let _ = std::fs::remove_file(file);
+        }
+    }
+}
+
+fn set_unfinished(path: &Path, unfinished: bool) {
+    if let Ok(mut files) = UNFINISHED.lock() {
+        files.retain(|file| file != path);
+        if unfinished {
+            files.push(path.to_path_buf());
+        }
+    }
+}
 
 /// A file being written in place of `target`. Write through it (it is a [`Write`]), then
 /// [`commit`](StagedFile::commit); dropped without a commit, the temporary file is removed and
@@ -38,6 +62,7 @@ impl StagedFile {
         };
         let temporary = temporary_beside(&target);
         let file = File::create(&temporary)?;
+        set_unfinished(&temporary, true);
         if let Some(metadata) = existing {
             let _ = file.set_permissions(metadata.permissions());
         }
@@ -75,8 +100,9 @@ impl StagedFile {
             .and_then(|()| std::fs::rename(&temporary, &target));
         if result.is_err() {
             let _ = std::fs::remove_file(&temporary);
-            return result;
         }
+        set_unfinished(&temporary, false);
+        result?;
         // The rename is durable once the directory is synced; a failure here loses nothing.
         if let Ok(directory) = File::open(directory_of(&target)) {
             let _ = directory.sync_all();
@@ -99,6 +125,7 @@ impl Drop for StagedFile {
     fn drop(&mut self) {
         if let Some((temporary, _)) = &self.staged {
             let _ = std::fs::remove_file(temporary);
+            set_unfinished(temporary, false);
         }
     }
 }

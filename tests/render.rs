@@ -183,19 +183,25 @@ fn first_html(directory: &Path) -> PathBuf {
 
 #[test]
 fn a_browser_connection_dropped_while_idle_is_relaunched_without_failing_the_page() {
-    let mut renderer = renderer(RenderOptions {
-        call_timeout: Duration::from_secs(1),
-        ..RenderOptions::default()
-    });
+    // The default call timeout, so that no call of a slow machine comes near it; the idle
+    // period is then longer than it, with room to spare.
+    let options = RenderOptions::default();
+    let idle = options.call_timeout + Duration::from_secs(5);
+    let mut renderer = renderer(options);
     let page = first_html(&datasets().join("sites/postgresql-docs-docbook"));
     let source = PageSource::from_file(&page, None).expect("read");
     renderer.render(&source).expect("renders");
-    // Longer than the call timeout: headless_chrome closes the idle connection.
-    std::thread::sleep(Duration::from_millis(2_500));
+    // headless_chrome closes a connection idle for the call timeout.
+    std::thread::sleep(idle);
     let again = renderer
         .render(&source)
         .expect("renders after the idle period");
     assert!(again.layout_box(NodeId(0)).is_some());
+    assert_eq!(
+        renderer.browser_launches(),
+        2,
+        "the closed connection was found and the browser relaunched"
+    );
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! model every scoring command loads, defined once.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use pagelevel::layout::{DocumentOrderLayout, LayoutSource};
@@ -47,6 +48,38 @@ pub struct BrowserArgs {
     /// Deepest element nesting accepted.
     #[arg(long, default_value_t = ParseLimits::default().max_depth)]
     pub max_depth: u32,
+    /// Seconds a page's layout may take before the page fails as timed out: each browser call
+    /// with Chromium (the browser is then restarted for the next page), the whole layout with
+    /// --layout native.
+    #[arg(long, value_name = "SECONDS", value_parser = layout_timeout,
+          default_value_t = RenderOptions::default().call_timeout.as_secs_f64())]
+    pub timeout: f64,
+}
+
+/// Longest time option accepted: a day (a longer one is a typo, and could overflow a `Duration`).
+const MAX_TIMEOUT_SECONDS: f64 = 86_400.0;
+
+/// `--timeout`: a number of seconds from 1 (DevTools calls need that much on a loaded machine)
+/// to a day.
+fn layout_timeout(text: &str) -> Result<f64, String> {
+    seconds_within(text, 1.0)
+}
+
+/// A number of seconds from 0 to a day, e.g. `render --load-budget`.
+pub fn seconds_up_to_a_day(text: &str) -> Result<f64, String> {
+    seconds_within(text, 0.0)
+}
+
+fn seconds_within(text: &str, least: f64) -> Result<f64, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("{text} is not a number of seconds"))?;
+    if !(least..=MAX_TIMEOUT_SECONDS).contains(&seconds) {
+        return Err(format!(
+            "must be from {least} to {MAX_TIMEOUT_SECONDS} seconds; got {text}"
+        ));
+    }
+    Ok(seconds)
 }
 
 impl BrowserArgs {
@@ -59,10 +92,17 @@ impl BrowserArgs {
         }
     }
 
-    /// Render options with this browser, cache and page limits, the rest at their defaults.
+    /// The `--timeout`.
+    fn timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.timeout)
+    }
+
+    /// Render options with this browser, cache, page limits and timeout, the rest at their
+    /// defaults.
     pub fn render_options(&self) -> RenderOptions {
         RenderOptions {
             chromium: self.chromium.clone(),
+            call_timeout: self.timeout(),
             cache: (!self.no_cache).then(|| {
                 LayoutCache::new(
                     self.cache_dir
@@ -97,7 +137,7 @@ impl BrowserArgs {
                     "--javascript needs --layout chromium: the native engine runs no scripts"
                 )
             }
-            LayoutChoice::Native => Ok(Box::new(NativeLayout::default())),
+            LayoutChoice::Native => Ok(Box::new(NativeLayout::with_budget(self.timeout()))),
             LayoutChoice::None => Ok(Box::new(DocumentOrderLayout)),
         }
     }

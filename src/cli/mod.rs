@@ -8,6 +8,7 @@ mod sample;
 mod schema;
 mod score;
 mod scoring;
+pub mod signals;
 mod sitelevel;
 mod smooth;
 mod train;

@@ -14,7 +14,7 @@ use pagelevel::pipeline::lay_out_page;
 use pagelevel::render::RenderOptions;
 
 use super::Outcome;
-use super::browser::BrowserArgs;
+use super::browser::{BrowserArgs, seconds_up_to_a_day};
 
 /// Render pages and write, per page, its elements in document order with their layout boxes.
 #[derive(Debug, Args)]
@@ -43,11 +43,8 @@ pub struct RenderArgs {
     #[arg(long)]
     javascript: bool,
     /// Longest wait, in seconds, for a page's resources before it is measured as it is.
-    #[arg(long, default_value_t = 3.0)]
+    #[arg(long, default_value_t = 3.0, value_name = "SECONDS", value_parser = seconds_up_to_a_day)]
     load_budget: f64,
-    /// Seconds after which a browser call counts as hung: the page fails, the browser restarts.
-    #[arg(long, default_value_t = 15.0)]
-    timeout: f64,
     #[command(flatten)]
     browser: BrowserArgs,
     /// Print a line per page and a timing summary (median, p95) to standard error.
@@ -68,8 +65,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<Outcome> {
     }
     let options = RenderOptions {
         javascript: args.javascript,
-        load_budget: Duration::from_secs_f64(args.load_budget.max(0.0)),
-        call_timeout: Duration::from_secs_f64(args.timeout.max(1.0)),
+        load_budget: Duration::from_secs_f64(args.load_budget),
         ..args.browser.render_options()
     };
     let mut layout = args.browser.layout_source(options)?;

@@ -6,13 +6,16 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use headless_chrome::browser::ConnectionClosed;
 use headless_chrome::protocol::cdp::{Emulation, Page as CdpPage, Runtime};
-use headless_chrome::{Browser, LaunchOptions, Tab};
+use headless_chrome::{Browser, Tab};
 use serde::Deserialize;
 
 use super::RenderError;
+use super::process::ChromiumProcess;
 use crate::layout::{Layout, LayoutBox, Viewport};
 use crate::page::NodeId;
 
@@ -81,16 +84,24 @@ pub fn chromium_identity(chromium: &Path) -> String {
 
 /// A launched browser and its one tab.
 pub struct BrowserSession {
-    // Held so the browser process lives as long as the session; dropping it kills Chromium.
+    // The DevTools connection; closed before the process below is killed.
     _browser: Browser,
     tab: Arc<Tab>,
     /// How long one DevTools call may take, for the message when one takes longer.
     call_timeout: Duration,
+    /// Set when a call found the DevTools connection closed (see [`BrowserSession::is_lost`]).
+    connection_closed: AtomicBool,
+    // Dropped last: kills the browser's whole process group.
+    process: ChromiumProcess,
 }
+
+/// How long Chromium may take to start and open its DevTools port; a cold start on a loaded
+/// machine takes a few seconds.
+const LAUNCH_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// What went wrong while `doing` something with the browser, in words: headless_chrome's
 /// timeout ("The event waited for never came") becomes "timed out after N s", `limit` being
-/// the call timeout (`None` for the waits of launching, whose limits headless_chrome sets).
+/// the call timeout (`None` when the limit that ran out is not known).
 fn describe(doing: &str, error: &anyhow::Error, limit: Option<Duration>) -> String {
     let timed_out = error.chain().any(|cause| {
         cause
@@ -147,26 +158,25 @@ impl BrowserSession {
             "--disable-features=MediaRouter,OptimizationHints,Translate,AutofillServerCommunication,InterestFeedContentSuggestions".into(),
         ]
         .into_iter()
+        .chain([
+            format!("--proxy-server={proxy_server}"),
+            format!("--window-size={},{}", viewport.width, viewport.height),
+        ])
         .map(OsString::from)
         .collect();
-        let options = LaunchOptions {
-            headless: true,
-            sandbox: false,
-            path: Some(chromium.to_path_buf()),
-            window_size: Some((viewport.width, viewport.height)),
-            idle_browser_timeout: call_timeout,
-            proxy_server: Some(&proxy_server),
-            args: args.iter().map(OsString::as_os_str).collect(),
-            ..LaunchOptions::default()
-        };
+        let process = ChromiumProcess::launch(chromium, &args, LAUNCH_TIMEOUT)?;
         let launch_failed = |doing: &str, error: anyhow::Error, limit| {
             RenderError::Launch(describe(doing, &error, limit))
         };
+        // headless_chrome closes a connection idle for this long, and bounds each call by it.
         let browser =
-            Browser::new(options).map_err(|error| launch_failed("launching", error, None))?;
+            Browser::connect_with_timeout(process.devtools_url().to_string(), call_timeout)
+                .map_err(|error| {
+                    launch_failed("connecting to the browser", error, Some(call_timeout))
+                })?;
         let tab = browser
             .new_tab()
-            .map_err(|error| launch_failed("opening a tab", error, None))?;
+            .map_err(|error| launch_failed("opening a tab", error, Some(call_timeout)))?;
         tab.call_method(Emulation::SetDeviceMetricsOverride {
             width: viewport.width,
             height: viewport.height,
@@ -188,6 +198,8 @@ impl BrowserSession {
             _browser: browser,
             tab,
             call_timeout,
+            connection_closed: AtomicBool::new(false),
+            process,
         })
     }
 
@@ -268,7 +280,17 @@ impl BrowserSession {
 impl BrowserSession {
     /// The error of a failed DevTools call made while `doing` something.
     fn failed(&self, doing: &str, error: anyhow::Error) -> RenderError {
+        if error.chain().any(|cause| cause.is::<ConnectionClosed>()) {
+            self.connection_closed.store(true, Ordering::Relaxed);
+        }
         RenderError::Browser(describe(doing, &error, Some(self.call_timeout)))
+    }
+
+    /// After a failed call: whether the browser was lost rather than failing on the page — its
+    /// process ended (killed, crashed: its connection then fails in several ways) or headless_chrome
+    /// closed its connection, which it does to one idle for the call timeout.
+    pub fn is_lost(&self) -> bool {
+        self.connection_closed.load(Ordering::Relaxed) || self.process.has_exited()
     }
 
     /// A JPEG picture of the laid-out page from its top, `height` pixels at most, taken in the

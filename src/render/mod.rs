@@ -1,12 +1,15 @@
 //! Rendering: a parsed page is serialized with every element tagged by its NodeId, laid out in
 //! headless Chromium behind the network gate, and measured in one in-page walk; the boxes are
 //! joined back to our DOM by id. A [`Renderer`] keeps one browser for many pages, relaunches it
-//! when it hangs or dies (the page is reported failed, the batch goes on), and caches layouts.
+//! when it hangs (the page is reported failed, the batch goes on) or is lost (the page is tried
+//! once more in a new browser), and caches layouts. No browser outlives the process
+//! (`process.rs`).
 
 mod browser;
 mod cache;
 mod gate;
 mod native;
+mod process;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -21,7 +24,8 @@ use crate::page::{Page, PageError, PageSource, ParseLimits, SerializeOptions, se
 pub use browser::{NODE_ID_ATTRIBUTE, chromium_identity, find_chromium};
 pub use cache::{LayoutCache, cache_key};
 pub use gate::Gate;
-pub use native::{NATIVE_LAYOUT_BUDGET, NativeLayoutError, lay_out_native};
+pub use native::{NATIVE_LAYOUT_BUDGET, NativeLayoutError, lay_out_native, lay_out_native_within};
+pub use process::stop_all_browsers;
 
 /// Screenshots stop this far down a page: enough to judge a page's template, and a report
 /// stays a few megabytes.
@@ -86,11 +90,6 @@ impl Default for RenderOptions {
     }
 }
 
-/// True for the error of a browser connection that was already closed before this page.
-fn is_closed_connection(error: &RenderError) -> bool {
-    matches!(error, RenderError::Browser(cause) if cause.contains("connection is closed"))
-}
-
 /// Renders pages with one reused browser.
 pub struct Renderer {
     options: RenderOptions,
@@ -100,6 +99,7 @@ pub struct Renderer {
     gate: Gate,
     session: Option<BrowserSession>,
     pages_rendered: u64,
+    browser_launches: u64,
 }
 
 impl Renderer {
@@ -114,12 +114,19 @@ impl Renderer {
             gate,
             session: None,
             pages_rendered: 0,
+            browser_launches: 0,
         })
     }
 
     /// The network gate, to inspect how many requests it refused.
     pub fn gate(&self) -> &Gate {
         &self.gate
+    }
+
+    /// How many browsers this renderer started: the first, and one per relaunch after a hung
+    /// or lost browser.
+    pub fn browser_launches(&self) -> u64 {
+        self.browser_launches
     }
 
     /// Parses and renders one page (or takes its layout from the cache).
@@ -251,10 +258,10 @@ impl Renderer {
             Ok((layout, picture))
         };
         let mut result = self.session().and_then(measure);
-        if result.as_ref().is_err_and(is_closed_connection) {
-            // headless_chrome drops a connection that was idle for `call_timeout` (e.g. while
-            // a caller computed between pages): that is no fault of this page, so relaunch
-            // and try once more.
+        if result.is_err() && self.session.as_ref().is_some_and(BrowserSession::is_lost) {
+            // The browser was killed or crashed, or headless_chrome dropped a connection idle
+            // for `call_timeout` (e.g. while a caller computed between pages): no fault of this
+            // page, so a new browser tries it once more.
             self.session = None;
             result = self.session().and_then(measure);
         }
@@ -274,6 +281,7 @@ impl Renderer {
                 self.options.viewport,
                 self.options.call_timeout,
             )?);
+            self.browser_launches += 1;
         }
         self.session
             .as_ref()
@@ -293,17 +301,28 @@ impl LayoutSource for Renderer {
 #[derive(Debug, Clone, Copy)]
 pub struct NativeLayout {
     viewport: Viewport,
+    budget: Duration,
 }
 
 impl Default for NativeLayout {
     fn default() -> Self {
-        NativeLayout { viewport: VIEWPORT }
+        NativeLayout::with_budget(NATIVE_LAYOUT_BUDGET)
+    }
+}
+
+impl NativeLayout {
+    /// The native engine giving each page at most `budget`.
+    pub fn with_budget(budget: Duration) -> NativeLayout {
+        NativeLayout {
+            viewport: VIEWPORT,
+            budget,
+        }
     }
 }
 
 impl LayoutSource for NativeLayout {
     fn lay_out(&mut self, page: &Page, source: &PageSource) -> Result<LaidOut, LayoutError> {
-        let layout = lay_out_native(page, source, self.viewport)
+        let layout = lay_out_native_within(page, source, self.viewport, self.budget)
             .map_err(|error| LayoutError::Engine(Box::new(error)))?;
         Ok(LaidOut {
             layout,

@@ -69,8 +69,9 @@ const MAX_STYLESHEET_BYTES: usize = 16 * 1024 * 1024;
 /// memory is reserved, and only touched by deep pages.
 const LAYOUT_STACK_BYTES: usize = 256 * 1024 * 1024;
 
-/// Longest wait for one page's layout, as the Chromium renderer's call timeout. The largest
-/// page `ParseLimits` accepts (300,000 elements) took 4.5 s; only an engine bug takes this.
+/// Longest wait for one page's layout by default, as the Chromium renderer's call timeout. The
+/// largest page `ParseLimits` accepts (300,000 elements) took 4.5 s; only an engine bug takes
+/// this.
 pub const NATIVE_LAYOUT_BUDGET: Duration = Duration::from_secs(15);
 
 /// Why a page could not be laid out natively.
@@ -82,13 +83,13 @@ pub enum NativeLayoutError {
          (render it with Chromium instead, and keep the page as a regression case)"
     )]
     EnginePanicked(String),
-    /// The page took longer than [`NATIVE_LAYOUT_BUDGET`].
+    /// The page took longer than its budget ([`NATIVE_LAYOUT_BUDGET`] by default).
     #[error(
-        "the layout engine (Blitz) took longer than {}s on this page and was left to finish in \
+        "the layout engine (Blitz) timed out after {} s on this page and was left to finish in \
          the background (render it with Chromium instead, and keep the page as a regression case)",
-        NATIVE_LAYOUT_BUDGET.as_secs()
+        .0.as_secs_f64()
     )]
-    TimedOut,
+    TimedOut(Duration),
     /// The operating system refused the layout thread.
     #[error("could not start a layout thread: {0}")]
     Thread(std::io::Error),
@@ -109,6 +110,16 @@ pub fn lay_out_native(
     page: &Page,
     source: &PageSource,
     viewport: Viewport,
+) -> Result<Layout, NativeLayoutError> {
+    lay_out_native_within(page, source, viewport, NATIVE_LAYOUT_BUDGET)
+}
+
+/// [`lay_out_native`] with a budget of its own for the page.
+pub fn lay_out_native_within(
+    page: &Page,
+    source: &PageSource,
+    viewport: Viewport,
+    budget: Duration,
 ) -> Result<Layout, NativeLayoutError> {
     if page.dom.is_empty() {
         return Err(NativeLayoutError::EmptyPage);
@@ -144,14 +155,14 @@ pub fn lay_out_native(
             let _ = sender.send(layout);
         })
         .map_err(NativeLayoutError::Thread)?;
-    let mut layout = match receiver.recv_timeout(NATIVE_LAYOUT_BUDGET) {
+    let mut layout = match receiver.recv_timeout(budget) {
         Ok(Ok(layout)) => layout,
         Ok(Err(payload)) => {
             return Err(NativeLayoutError::EnginePanicked(panic_message(
                 payload.as_ref(),
             )));
         }
-        Err(_) => return Err(NativeLayoutError::TimedOut),
+        Err(_) => return Err(NativeLayoutError::TimedOut(budget)),
     };
     box_table_groups(&page.dom, &mut layout.boxes);
     Ok(layout)

@@ -1,0 +1,403 @@
+//! Chromium's processes, started so that none outlives pagelevel however pagelevel ends.
+//!
+//! - **A session of its own.** Chromium is a tree of processes (zygotes, renderers, the GPU and
+//!   network services); started with `setsid`, the browser leads a process group holding all of
+//!   them, so one `kill(-group, SIGKILL)` ends the whole tree, and a Ctrl-C at a terminal reaches
+//!   pagelevel alone, which then stops its browsers itself.
+//! - **A parent-death signal.** After a SIGKILL nothing in pagelevel runs, so the kernel does it:
+//!   the browser is started with `PR_SET_PDEATHSIG` = SIGKILL, and its children end when their
+//!   connection to it closes (so do Chromium's crash handlers, which start sessions of their own;
+//!   `--disable-crashpad-for-testing` would spare them but makes the network service crash).
+//!   The signal fires when the *thread* that forked the browser ends, not the process: render
+//!   workers and the Python binding's callers are threads that come and go, so every browser is
+//!   forked by one launcher thread that lives as long as the process.
+//! - **A registry of live browsers**, so that [`stop_all_browsers`] (the binary calls it on
+//!   SIGINT, SIGTERM and SIGHUP) can kill and reap every one before pagelevel exits. A browser
+//!   leaves the registry only when it is killed, and its leader is reaped only after that, so a
+//!   group id in the registry can never name another program's processes.
+//! - **Profiles** are fresh temporary directories named after the pagelevel process; those of
+//!   processes that no longer exist (ended by SIGKILL) are removed at the next launch.
+
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::sync::{Mutex, MutexGuard, Once, OnceLock};
+use std::time::{Duration, Instant};
+
+use super::RenderError;
+
+/// What every browser is started with, whoever calls: headless_chrome's defaults (those the
+/// layouts of the datasets and the shipped models were measured with), headless, a DevTools
+/// port of Chromium's choosing (printed on standard error), and no sandbox (it refuses to run as
+/// root with one; pages run without scripts and behind the network gate).
+fn base_arguments() -> impl Iterator<Item = &'static str> {
+    headless_chrome::browser::DEFAULT_ARGS
+        .iter()
+        .copied()
+        .chain([
+            "--headless",
+            "--remote-debugging-port=0",
+            "--no-sandbox",
+            "--disable-setuid-sandbox",
+        ])
+}
+
+/// How a browser profile directory's name starts, before the pid of the process that made it.
+const PROFILE_PREFIX: &str = "pagelevel-chromium-";
+
+/// The line Chromium prints once its DevTools endpoint listens.
+const DEVTOOLS_LISTENING: &str = "DevTools listening on ";
+
+/// How long a failed call waits to see the browser process ended: the connection of a killed
+/// browser can fail a moment before the kernel has it exited.
+const EXIT_GRACE: Duration = Duration::from_millis(200);
+
+/// How long [`stop_all_browsers`] waits for the rest of a killed browser's process group.
+const GROUP_EXIT_WAIT: Duration = Duration::from_secs(2);
+
+/// The browsers alive now (process group, profile directory), and whether new ones are refused.
+struct LiveBrowsers {
+    groups: Vec<(u32, PathBuf)>,
+    stopping: bool,
+}
+
+static LIVE_BROWSERS: Mutex<LiveBrowsers> = Mutex::new(LiveBrowsers {
+    groups: Vec::new(),
+    stopping: false,
+});
+
+fn live_browsers() -> MutexGuard<'static, LiveBrowsers> {
+    // A panic while holding the lock leaves the list itself consistent.
+    LIVE_BROWSERS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Sends SIGKILL to every process of the group led by `group`.
+fn kill_group(group: u32) {
+    if let Ok(group) = libc::pid_t::try_from(group) {
+        // SAFETY: kill has no memory effects; a group that is already gone gives ESRCH.
+        unsafe { libc::kill(-group, libc::SIGKILL) };
+    }
+}
+
+/// Kills every browser this process started, with all their processes, and waits for them;
+/// browsers launched afterwards are refused. Returns how many browsers were running. For a
+/// program about to exit on a signal: the sessions holding the browsers are left as they are.
+pub fn stop_all_browsers() -> usize {
+    let browsers = {
+        let mut live = live_browsers();
+        live.stopping = true;
+        std::mem::take(&mut live.groups)
+    };
+    for (group, _) in &browsers {
+        kill_group(*group);
+    }
+    let deadline = Instant::now() + GROUP_EXIT_WAIT;
+    for (group, profile) in &browsers {
+        let Ok(group) = libc::pid_t::try_from(*group) else {
+            continue;
+        };
+        // SAFETY: the leader is our child and was not reaped yet (it was still registered);
+        // waitpid writes only the status it is given.
+        unsafe { libc::waitpid(group, std::ptr::null_mut(), 0) };
+        // The others were the leader's children: init reaps them, in its own time (a second
+        // or more), so they are waited for until they are dead, not until they are reaped.
+        while group_has_a_running_process(group) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = std::fs::remove_dir_all(profile);
+    }
+    browsers.len()
+}
+
+/// Removes the browser profiles left in the temporary directory by pagelevel processes that no
+/// longer exist: a SIGKILL gives a process no chance to remove its own.
+fn remove_profiles_of_ended_runs() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|name| name.strip_prefix(PROFILE_PREFIX))
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let ended = !Path::new("/proc").join(pid.to_string()).exists();
+        // Not a symbolic link: only a directory a pagelevel run made is removed.
+        if ended && entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Whether a process of the group led by `group` is still running (not a zombie), from /proc.
+fn group_has_a_running_process(group: libc::pid_t) -> bool {
+    let Ok(processes) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    processes.flatten().any(|process| {
+        let Ok(stat) = std::fs::read_to_string(process.path().join("stat")) else {
+            return false;
+        };
+        // `pid (name) state ppid pgrp …`; the name may hold spaces and parentheses.
+        let mut fields = stat
+            .rsplit_once(')')
+            .map_or("", |(_, rest)| rest)
+            .split_whitespace();
+        let (state, group_of_process) = (fields.next(), fields.nth(1));
+        state != Some("Z") && group_of_process == Some(group.to_string().as_str())
+    })
+}
+
+/// A started Chromium: the leader of its own process group, killed with the whole group (and
+/// its profile directory removed) when dropped.
+pub struct ChromiumProcess {
+    child: Child,
+    devtools_url: String,
+    // A fresh profile per browser; removed after the browser is gone.
+    _profile: tempfile::TempDir,
+}
+
+impl ChromiumProcess {
+    /// Starts `chromium` with the base arguments and `arguments`, and waits at most `timeout` for
+    /// its DevTools endpoint.
+    pub fn launch(
+        chromium: &Path,
+        arguments: &[OsString],
+        timeout: Duration,
+    ) -> Result<ChromiumProcess, RenderError> {
+        static SWEEP: Once = Once::new();
+        SWEEP.call_once(remove_profiles_of_ended_runs);
+        let profile = tempfile::Builder::new()
+            .prefix(&format!("{PROFILE_PREFIX}{}-", std::process::id()))
+            .tempdir()
+            .map_err(|error| {
+                RenderError::Launch(format!(
+                    "cannot create a browser profile directory: {error}"
+                ))
+            })?;
+        let mut user_data_dir = OsString::from("--user-data-dir=");
+        user_data_dir.push(profile.path());
+        let mut command = Command::new(chromium);
+        command
+            .args(base_arguments())
+            .arg(user_data_dir)
+            .args(arguments)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        let parent = std::process::id();
+        // SAFETY: between fork and exec only async-signal-safe system calls are made, and the
+        // error is built without allocating.
+        unsafe {
+            command.pre_exec(move || {
+                if libc::setsid() == -1 || libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // pagelevel died before the signal was armed: nobody would ever send it.
+                if u32::try_from(libc::getppid()) != Ok(parent) {
+                    return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+                }
+                Ok(())
+            });
+        }
+        let mut child = {
+            let mut live = live_browsers();
+            if live.stopping {
+                return Err(RenderError::Launch(
+                    "pagelevel is stopping; no new browser is started".into(),
+                ));
+            }
+            let child = spawn_from_launcher_thread(command).map_err(|error| {
+                RenderError::Launch(format!("cannot run {}: {error}", chromium.display()))
+            })?;
+            live.groups.push((child.id(), profile.path().to_path_buf()));
+            child
+        };
+        let stderr = child.stderr.take();
+        let mut process = ChromiumProcess {
+            child,
+            devtools_url: String::new(),
+            _profile: profile,
+        };
+        process.devtools_url = process.wait_for_devtools(stderr, timeout)?;
+        Ok(process)
+    }
+
+    /// The browser's DevTools WebSocket URL.
+    pub fn devtools_url(&self) -> &str {
+        &self.devtools_url
+    }
+
+    /// Whether the browser process has ended (killed, crashed), waiting up to a moment for the
+    /// kernel to finish its exit. The process is not reaped, so its group id stays reserved.
+    pub fn has_exited(&self) -> bool {
+        let deadline = Instant::now() + EXIT_GRACE;
+        loop {
+            if self.has_exited_now() {
+                return true;
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    fn has_exited_now(&self) -> bool {
+        let pid: libc::id_t = self.child.id();
+        // SAFETY: an all-zero siginfo_t is valid; waitid fills it in. WNOWAIT leaves the process
+        // a zombie, so it is still ours to reap.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            libc::waitid(
+                libc::P_PID,
+                pid,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            ) == 0
+                && info.si_pid() != 0
+        }
+    }
+
+    /// Reads the browser's standard error until it names its DevTools endpoint; afterwards a
+    /// thread keeps draining it, so Chromium never blocks on a full pipe.
+    fn wait_for_devtools(
+        &mut self,
+        stderr: Option<std::process::ChildStderr>,
+        timeout: Duration,
+    ) -> Result<String, RenderError> {
+        let stderr = stderr.ok_or_else(|| RenderError::Launch("no standard error".into()))?;
+        let (sender, endpoint) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("chromium-stderr".into())
+            .spawn(move || {
+                let mut stderr = BufReader::new(stderr);
+                let _ = sender.send(read_devtools_url(&mut stderr));
+                let _ = std::io::copy(&mut stderr, &mut std::io::sink());
+            })
+            .map_err(|error| RenderError::Launch(format!("cannot start a thread: {error}")))?;
+        match endpoint.recv_timeout(timeout) {
+            Ok(Ok(url)) => Ok(url),
+            Ok(Err(last_lines)) => {
+                let status = self
+                    .end()
+                    .map_or_else(|error| error.to_string(), |status| status.to_string());
+                Err(RenderError::Launch(format!(
+                    "Chromium ended ({status}) before opening its DevTools port{}",
+                    match last_lines.is_empty() {
+                        true => String::new(),
+                        false => format!("; it said: {last_lines}"),
+                    }
+                )))
+            }
+            Err(_) => Err(RenderError::Launch(format!(
+                "Chromium did not open its DevTools port within {} s",
+                timeout.as_secs()
+            ))),
+        }
+    }
+}
+
+/// The DevTools URL from Chromium's standard error, read up to the line naming it, or the last
+/// lines Chromium printed when it closed its standard error first.
+fn read_devtools_url(stderr: &mut impl BufRead) -> Result<String, String> {
+    let mut last_lines: Vec<String> = Vec::new();
+    for line in stderr.split(b'\n') {
+        let Ok(line) = line else { break };
+        let line = String::from_utf8_lossy(&line).trim().to_string();
+        if let Some(url) = line.strip_prefix(DEVTOOLS_LISTENING) {
+            return Ok(url.to_string());
+        }
+        if !line.is_empty() {
+            last_lines.push(line);
+            if last_lines.len() > 3 {
+                last_lines.remove(0);
+            }
+        }
+    }
+    Err(last_lines.join(" / "))
+}
+
+impl ChromiumProcess {
+    /// Kills the browser's process group and reaps the browser; again, only its status.
+    fn end(&mut self) -> std::io::Result<std::process::ExitStatus> {
+        let group = self.child.id();
+        {
+            let mut live = live_browsers();
+            // Absent when already ended, or killed and reaped by `stop_all_browsers`.
+            if let Some(position) = live.groups.iter().position(|(live, _)| *live == group) {
+                live.groups.swap_remove(position);
+                kill_group(group);
+            }
+        }
+        self.child.wait()
+    }
+}
+
+impl Drop for ChromiumProcess {
+    fn drop(&mut self) {
+        let _ = self.end();
+    }
+}
+
+/// A command and where to send the started child.
+type SpawnRequest = (Command, mpsc::Sender<std::io::Result<Child>>);
+
+/// Runs `command` from the one thread that starts every browser and never ends, so the
+/// browser's parent-death signal fires when pagelevel ends, not when a worker thread does.
+fn spawn_from_launcher_thread(command: Command) -> std::io::Result<Child> {
+    static LAUNCHER: OnceLock<mpsc::Sender<SpawnRequest>> = OnceLock::new();
+    let launcher = LAUNCHER.get_or_init(|| {
+        let (sender, requests) = mpsc::channel::<SpawnRequest>();
+        // Should the thread not start, `requests` is dropped with it and every request below
+        // fails with the message there.
+        let _ = std::thread::Builder::new()
+            .name("chromium-launcher".into())
+            .spawn(move || {
+                for (mut command, reply) in requests {
+                    let _ = reply.send(command.spawn());
+                }
+            });
+        sender
+    });
+    let not_running = || std::io::Error::other("the browser launcher thread is not running");
+    let (reply, started) = mpsc::channel();
+    launcher.send((command, reply)).map_err(|_| not_running())?;
+    started.recv().map_err(|_| not_running())?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_devtools_url_is_read_from_standard_error_up_to_its_line() {
+        let output = b"[0:0:ERROR:bus.cc] Failed to connect to the bus\n\
+            DevTools listening on ws://127.0.0.1:4242/devtools/browser/abc\n\
+            later output\n";
+        let mut stderr = &output[..];
+        assert_eq!(
+            read_devtools_url(&mut stderr),
+            Ok("ws://127.0.0.1:4242/devtools/browser/abc".to_string())
+        );
+        assert_eq!(stderr, b"later output\n", "the rest is left to drain");
+    }
+
+    #[test]
+    fn a_browser_that_ends_without_devtools_reports_its_last_lines() {
+        let output = b"one\ntwo\n\nthree\nfour\n";
+        assert_eq!(
+            read_devtools_url(&mut &output[..]),
+            Err("two / three / four".to_string())
+        );
+    }
+}
