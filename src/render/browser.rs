@@ -131,6 +131,9 @@ impl BrowserSession {
     ) -> Result<BrowserSession, RenderError> {
         let proxy_server = format!("http://{proxy}");
         // Everything, loopback included, goes through the gate; no host name ever resolves.
+        // WebRTC ignores the proxy unless held to it: with this policy it sends no UDP at all and
+        // tries TURN over TCP through the gate, which refuses it (Chromium 156 honours the
+        // switch without a managed policy; `tests/hardening_escape.rs` counts the datagrams).
         let args: Vec<OsString> = [
             "--proxy-bypass-list=<-loopback>".to_string(),
             format!("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE {}", proxy.ip()),
@@ -139,6 +142,7 @@ impl BrowserSession {
             "--disable-sync".into(),
             "--no-first-run".into(),
             "--disable-quic".into(),
+            "--webrtc-ip-handling-policy=disable_non_proxied_udp".into(),
             "--disable-gpu".into(),
             "--hide-scrollbars".into(),
             "--mute-audio".into(),

@@ -99,7 +99,6 @@ pub struct Renderer {
     chromium_identity: String,
     gate: Gate,
     session: Option<BrowserSession>,
-    pages_rendered: u64,
 }
 
 impl Renderer {
@@ -113,7 +112,6 @@ impl Renderer {
             chromium,
             gate,
             session: None,
-            pages_rendered: 0,
         })
     }
 
@@ -218,9 +216,7 @@ impl Renderer {
                 base_href: source.base_href.as_deref(),
             },
         );
-        self.pages_rendered += 1;
-        // A fresh host per page: nothing of one page (cache, connections) can leak into the next.
-        let host = format!("page{}.pagelevel.invalid", self.pages_rendered);
+        let host = self.gate.new_host();
         let path = if source.path_in_root.starts_with('/') {
             source.path_in_root.clone()
         } else {
