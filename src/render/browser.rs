@@ -1,7 +1,9 @@
 //! One headless Chromium (Debian's `chromium`) driven over the DevTools protocol, with one tab
-//! reused across pages. Per page it costs one `Page.navigate` and one `Runtime.evaluate`: the
-//! evaluated script itself waits for the load event (or a deadline) and returns every tagged
-//! element's box, which avoids headless_chrome's `wait_until_navigated` polling (~1.2 s a page).
+//! reused across pages. Per page it costs one `Page.navigate`, one `Page.createIsolatedWorld` and
+//! one `Runtime.evaluate`: the evaluated script itself waits for the load event (or a deadline)
+//! and returns every tagged element's box, which avoids headless_chrome's `wait_until_navigated`
+//! polling (~1.2 s a page). It runs in an isolated world, so page scripts cannot change what it
+//! measures.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -18,6 +20,9 @@ use crate::page::NodeId;
 
 /// The attribute that carries each element's NodeId into the browser.
 pub const NODE_ID_ATTRIBUTE: &str = "data-pagelevel-id";
+
+/// The name of the isolated world the box walk runs in (shown in DevTools, nowhere else).
+const MEASURING_WORLD: &str = "pagelevel-measurement";
 
 /// Where Debian installs Chromium.
 const DEBIAN_CHROMIUM: &str = "/usr/bin/chromium";
@@ -219,8 +224,21 @@ impl BrowserSession {
         }
         let walk = walk_script(url, load_budget);
         // The navigation may still be committing: a walk that ran in the old document says so
-        // (`ready: false`) or loses its context; either way it is run again.
+        // (`ready: false`) or loses its context; either way it is run again, in a new world.
         for _attempt in 0..50 {
+            // The walk runs in a world of its own, as an extension's content script does: the
+            // page shares the DOM with it but not the JavaScript objects, so a page script that
+            // replaces `getBoundingClientRect` (or anything else the walk calls) changes
+            // nothing it measures. A world belongs to one document, hence one per attempt.
+            let world = match self.tab.call_method(CdpPage::CreateIsolatedWorld {
+                frame_id: navigation.frame_id.clone(),
+                world_name: Some(MEASURING_WORLD.into()),
+                grant_univeral_access: None,
+            }) {
+                Ok(world) => world,
+                Err(error) if error.to_string().contains("context") => continue,
+                Err(error) => return Err(self.failed("preparing the measurement", error)),
+            };
             let evaluated = self.tab.call_method(Runtime::Evaluate {
                 expression: walk.clone(),
                 return_by_value: Some(true),
@@ -230,7 +248,7 @@ impl BrowserSession {
                 include_command_line_api: None,
                 user_gesture: None,
                 object_group: None,
-                context_id: None,
+                context_id: Some(world.execution_context_id),
                 throw_on_side_effect: None,
                 timeout: None,
                 disable_breaks: None,
