@@ -1,8 +1,10 @@
 //! With `--javascript`, a page's scripts run beside our measurement: they must not be able to
 //! change the numbers. A page that replaces the DOM methods the box walk uses
 //! (`getBoundingClientRect`, `getClientRects`, `getComputedStyle`, `querySelectorAll`, the
-//! scroll sizes, `Date.now`) gets exactly the boxes of the same page without that script.
-//! Needs Debian's `chromium`.
+//! scroll sizes, `Date.now`) gets exactly the boxes of the same page without that script. Even
+//! with scripts off a page can shadow properties by naming elements after them (`<img
+//! name="body">` on `document`, `<input name="getAttribute">` on its form); that changes nothing
+//! either. Needs Debian's `chromium`.
 
 use pagelevel::layout::Layout;
 use pagelevel::page::PageSource;
@@ -66,4 +68,49 @@ fn a_page_that_replaces_the_dom_measuring_methods_gets_the_boxes_it_would_have_w
     assert_eq!(forged.page_width, honest.page_width);
     assert_eq!(forged.unpainted, honest.unpainted);
     assert_eq!(forged.boxes, honest.boxes);
+}
+
+/// A page whose images and form fields carry `names`: `document` and forms expose named
+/// elements as properties, shadowing the methods and attributes of the same name.
+fn page_naming_elements(names: &[&str]) -> String {
+    let images: String = names
+        .iter()
+        .map(|name| format!("<img name=\"{name}\" width=\"3000\" height=\"3000\">"))
+        .collect();
+    let fields: String = names
+        .iter()
+        .map(|name| format!("<input name=\"{name}\">"))
+        .collect();
+    format!(
+        "<!DOCTYPE html><html><head><title>Named</title></head><body><h1>Headline</h1>\
+         <p>Some text.</p><form>{fields}</form><div style=\"display: none\">{images}</div>\
+         <p>More text.</p></body></html>"
+    )
+}
+
+#[test]
+fn elements_named_after_the_dom_methods_the_walk_uses_do_not_change_the_boxes() {
+    let walk_names = [
+        "querySelectorAll",
+        "getAttribute",
+        "getClientRects",
+        "getBoundingClientRect",
+        "documentElement",
+        "body",
+        "readyState",
+        "scrollWidth",
+        "scrollHeight",
+    ];
+    let plain_names = walk_names.map(|_| "plain");
+    let mut renderer = Renderer::new(RenderOptions::default())
+        .expect("chromium is installed (run the README's test command)");
+    let plain = layout_of(&mut renderer, page_naming_elements(&plain_names));
+    let named = layout_of(&mut renderer, page_naming_elements(&walk_names));
+    assert!(
+        plain.page_height < 3000.0,
+        "the hidden images take no space"
+    );
+    assert_eq!(named.page_height, plain.page_height);
+    assert_eq!(named.page_width, plain.page_width);
+    assert_eq!(named.boxes, plain.boxes);
 }

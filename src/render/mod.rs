@@ -235,9 +235,15 @@ impl Renderer {
             },
         );
         let (viewport, load_budget) = (self.options.viewport, self.options.load_budget);
-        let screenshot = self.options.screenshot;
+        let (screenshot, page_scripts) = (self.options.screenshot, self.options.javascript);
         let measure = |session: &BrowserSession| {
-            let layout = session.lay_out(url.as_str(), page.dom.len(), viewport, load_budget)?;
+            let layout = session.lay_out(
+                url.as_str(),
+                page.dom.len(),
+                viewport,
+                load_budget,
+                page_scripts,
+            )?;
             let picture = if screenshot {
                 let height = layout.page_height.clamp(1.0, SCREENSHOT_MAX_HEIGHT);
                 Some(session.screenshot(layout.page_width.max(1.0), height)?)
