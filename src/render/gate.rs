@@ -382,6 +382,17 @@ mod tests {
         assert_ne!(first.state.secret, second.state.secret);
     }
 
+    /// Publishes `/index.html` with the files of `web_root` under `host` of `gate`.
+    fn publish_page(gate: &Gate, host: &str, web_root: &Path, scripts_allowed: bool) {
+        let page = ServedPage {
+            page_path: "/index.html".into(),
+            html: Arc::new(b"<p>page</p>".to_vec()),
+            web_root: Some(web_root.to_path_buf()),
+            scripts_allowed,
+        };
+        gate.publish(host, page);
+    }
+
     #[test]
     fn with_scripts_off_every_file_of_the_page_forbids_scripts() {
         let root = tempfile::tempdir().expect("temp dir");
@@ -389,31 +400,16 @@ mod tests {
         std::fs::write(root.path().join("icon.svg"), "<svg/>").expect("write");
         let gate = Gate::start().expect("gate");
         let host = gate.new_host();
-        let publish = |scripts_allowed| {
-            gate.publish(
-                &host,
-                ServedPage {
-                    page_path: "/index.html".into(),
-                    html: Arc::new(b"<p>page</p>".to_vec()),
-                    web_root: Some(root.path().to_path_buf()),
-                    scripts_allowed,
-                },
-            );
-        };
-        publish(false);
+        publish_page(&gate, &host, root.path(), false);
         for path in ["/index.html", "/frame.html", "/icon.svg"] {
             let response = answer("GET", &format!("http://{host}{path}"), true, &gate.state)
                 .unwrap_or_else(|| panic!("{path} is served"));
             assert_eq!(response.policy, Some(NO_SCRIPTS_POLICY), "{path}");
         }
-        publish(true);
-        let response = answer(
-            "GET",
-            &format!("http://{host}/frame.html"),
-            true,
-            &gate.state,
-        );
-        assert_eq!(response.expect("served").policy, None);
+        publish_page(&gate, &host, root.path(), true);
+        let frame = format!("http://{host}/frame.html");
+        let response = answer("GET", &frame, true, &gate.state).expect("served");
+        assert_eq!(response.policy, None);
     }
 
     #[test]
@@ -422,15 +418,7 @@ mod tests {
         std::fs::write(root.path().join("style.css"), "p {}").expect("write");
         let gate = Gate::start().expect("gate");
         let host = gate.new_host();
-        gate.publish(
-            &host,
-            ServedPage {
-                page_path: "/index.html".into(),
-                html: Arc::new(b"<p>page</p>".to_vec()),
-                web_root: Some(root.path().to_path_buf()),
-                scripts_allowed: false,
-            },
-        );
+        publish_page(&gate, &host, root.path(), false);
         let page = format!("http://{host}/index.html?again");
         for _ in 0..MAX_DOCUMENTS_PER_PAGE {
             assert!(answer("GET", &page, true, &gate.state).is_some());
