@@ -332,6 +332,8 @@ fn attack(gate: SocketAddr, stop: &AtomicBool) -> Vec<String> {
             let _ = connection.read_to_string(&mut response);
             statuses.push(response.lines().next().unwrap_or("").to_string());
         }
+        // Spares the machine thousands of connections; how often it tries does not matter.
+        std::thread::sleep(Duration::from_millis(5));
     }
     statuses
 }
