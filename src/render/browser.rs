@@ -1,7 +1,9 @@
 //! One headless Chromium (Debian's `chromium`) driven over the DevTools protocol, with one tab
-//! reused across pages. Per page it costs one `Page.navigate` and one `Runtime.evaluate`: the
-//! evaluated script itself waits for the load event (or a deadline) and returns every tagged
-//! element's box, which avoids headless_chrome's `wait_until_navigated` polling (~1.2 s a page).
+//! reused across pages. Per page it costs one `Page.navigate` and one `Runtime.evaluate` (with
+//! `--javascript`, one `Page.createIsolatedWorld` too): the evaluated script itself waits for the
+//! load event (or a deadline) and returns every tagged element's box, which avoids
+//! headless_chrome's `wait_until_navigated` polling (~1.2 s a page). When page scripts run, it
+//! runs in an isolated world they cannot reach, so they cannot change what it measures.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -21,6 +23,9 @@ use crate::page::NodeId;
 
 /// The attribute that carries each element's NodeId into the browser.
 pub const NODE_ID_ATTRIBUTE: &str = "data-pagelevel-id";
+
+/// The name of the isolated world the box walk runs in (shown in DevTools, nowhere else).
+const MEASURING_WORLD: &str = "pagelevel-measurement";
 
 /// Where Debian installs Chromium.
 const DEBIAN_CHROMIUM: &str = "/usr/bin/chromium";
@@ -142,6 +147,9 @@ impl BrowserSession {
     ) -> Result<BrowserSession, RenderError> {
         let proxy_server = format!("http://{proxy}");
         // Everything, loopback included, goes through the gate; no host name ever resolves.
+        // WebRTC ignores the proxy unless held to it: with this policy it sends no UDP at all and
+        // tries TURN over TCP through the gate, which refuses it (Chromium 156 honours the
+        // switch without a managed policy; `tests/hardening_escape.rs` counts the datagrams).
         let args: Vec<OsString> = [
             "--proxy-bypass-list=<-loopback>".to_string(),
             format!("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE {}", proxy.ip()),
@@ -150,6 +158,7 @@ impl BrowserSession {
             "--disable-sync".into(),
             "--no-first-run".into(),
             "--disable-quic".into(),
+            "--webrtc-ip-handling-policy=disable_non_proxied_udp".into(),
             "--disable-gpu".into(),
             "--hide-scrollbars".into(),
             "--mute-audio".into(),
@@ -204,13 +213,15 @@ impl BrowserSession {
     }
 
     /// Loads `url` and returns the box of every tagged element, waiting at most `load_budget` for
-    /// the load event (after it, whatever is laid out is measured).
+    /// the load event (after it, whatever is laid out is measured). `page_scripts` says whether
+    /// the page's own scripts may run.
     pub fn lay_out(
         &self,
         url: &str,
         element_count: usize,
         viewport: Viewport,
         load_budget: Duration,
+        page_scripts: bool,
     ) -> Result<Layout, RenderError> {
         let navigation = self
             .tab
@@ -229,6 +240,25 @@ impl BrowserSession {
         // The navigation may still be committing: a walk that ran in the old document says so
         // (`ready: false`) or loses its context; either way it is run again.
         for _attempt in 0..50 {
+            // When the page's scripts run, the walk runs in a world of its own, as an
+            // extension's content script does: the page shares the DOM with it but not the
+            // JavaScript objects, so a page script that replaces `getBoundingClientRect` (or
+            // anything else the walk calls) changes nothing it measures. A world belongs to one
+            // document, hence one per attempt. Without page scripts the page's own world is
+            // untouched and costs nothing to enter (a new world costs 30–80 ms).
+            let context_id = if page_scripts {
+                match self.tab.call_method(CdpPage::CreateIsolatedWorld {
+                    frame_id: navigation.frame_id.clone(),
+                    world_name: Some(MEASURING_WORLD.into()),
+                    grant_univeral_access: None,
+                }) {
+                    Ok(world) => Some(world.execution_context_id),
+                    Err(error) if error.to_string().contains("context") => continue,
+                    Err(error) => return Err(self.failed("preparing the measurement", error)),
+                }
+            } else {
+                None
+            };
             let evaluated = self.tab.call_method(Runtime::Evaluate {
                 expression: walk.clone(),
                 return_by_value: Some(true),
@@ -238,7 +268,7 @@ impl BrowserSession {
                 include_command_line_api: None,
                 user_gesture: None,
                 object_group: None,
-                context_id: None,
+                context_id,
                 throw_on_side_effect: None,
                 timeout: None,
                 disable_breaks: None,
@@ -363,33 +393,44 @@ fn walk_script(url: &str, load_budget: Duration) -> String {
     let url = serde_json::to_string(url).unwrap_or_else(|_| "\"\"".into());
     format!(
         r#"(async () => {{
+  // Every DOM call goes through the prototypes: `document` and forms expose named elements as
+  // properties (`<img name="body">`, `<input name="getAttribute">`) that shadow the methods and
+  // attributes of the same name, but never on the prototypes.
+  const getter = (prototype, name) => Object.getOwnPropertyDescriptor(prototype, name).get;
+  const readyState = getter(Document.prototype, "readyState");
+  const rootOf = getter(Document.prototype, "documentElement");
+  const bodyOf = getter(Document.prototype, "body");
+  const scrollWidth = getter(Element.prototype, "scrollWidth");
+  const scrollHeight = getter(Element.prototype, "scrollHeight");
+  const {{ querySelectorAll }} = Document.prototype;
+  const {{ getAttribute, getClientRects, getBoundingClientRect }} = Element.prototype;
   if (location.href !== {url}) return {{ ready: false, boxes: [], width: 0, height: 0 }};
   const deadline = Date.now() + {budget};
-  while (document.readyState !== "complete" && Date.now() < deadline) {{
+  while (readyState.call(document) !== "complete" && Date.now() < deadline) {{
     await new Promise(resolve => setTimeout(resolve, 5));
   }}
   const boxes = [];
   const unpainted = [];
   const sx = window.scrollX, sy = window.scrollY;
-  for (const element of document.querySelectorAll("[{attribute}]")) {{
-    const id = Number(element.getAttribute("{attribute}"));
-    if (element.getClientRects().length === 0) {{
+  for (const element of querySelectorAll.call(document, "[{attribute}]")) {{
+    const id = Number(getAttribute.call(element, "{attribute}"));
+    if (getClientRects.call(element).length === 0) {{
       boxes.push(id, null, null, null, null);
       continue;
     }}
     // Laid out (it takes its space) but not painted: its text is never seen.
     if (getComputedStyle(element).visibility !== "visible") unpainted.push(id);
-    const r = element.getBoundingClientRect();
+    const r = getBoundingClientRect.call(element);
     boxes.push(id, r.left + sx, r.top + sy, r.width, r.height);
   }}
-  const root = document.documentElement;
-  const body = document.body || root;
+  const root = rootOf.call(document);
+  const body = bodyOf.call(document) || root;
   return {{
     ready: true,
     boxes,
     unpainted,
-    width: Math.max(root.scrollWidth, body.scrollWidth),
-    height: Math.max(root.scrollHeight, body.scrollHeight),
+    width: Math.max(scrollWidth.call(root), scrollWidth.call(body)),
+    height: Math.max(scrollHeight.call(root), scrollHeight.call(body)),
   }};
 }})()"#,
         budget = load_budget.as_millis(),

@@ -4,15 +4,24 @@
 //! (`<-loopback>`), and with host resolution disabled, so no request — top frame, iframe, image,
 //! beacon, websocket — can leave, and a page whose resources would hang renders anyway: a refused
 //! request fails in microseconds instead of timing out.
+//!
+//! The gate listens on a loopback port any local process can find, so what it serves is reachable
+//! only under host names that carry a secret drawn when the gate starts: the browser learns each
+//! name from the URL it is sent to; a process that only knows the port is refused like any other
+//! outside host. With scripts off, every response carries a policy that forbids scripts, so no
+//! document the page pulls in (a sibling page in a frame, an SVG) runs any; and each page may
+//! load only a few documents, so frames that load their own page again end at once.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
+
+use rand::Rng;
 
 /// Longest request head accepted; real browser request heads are a few KiB.
 const MAX_REQUEST_HEAD_BYTES: usize = 64 * 1024;
@@ -20,9 +29,21 @@ const MAX_REQUEST_HEAD_BYTES: usize = 64 * 1024;
 /// How long a connection may take to send its request head.
 const REQUEST_READ_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Content-Security-Policy sent with a page when its scripts must not run: DevTools evaluation is
-/// not page script, so our box walk still runs.
+/// Content-Security-Policy sent with every response for a page whose scripts must not run (its
+/// frames and their frames included: a policy binds only the document it arrives with, and
+/// `srcdoc` and `data:` frames inherit their parent's). DevTools evaluation is not page script,
+/// so our box walk still runs.
 const NO_SCRIPTS_POLICY: &str = "script-src 'none'; object-src 'none'";
+
+/// Documents (the page itself and the frames in it, at any depth) one page may load: a
+/// Javadoc frameset needs four. Frames do not change the page's own boxes (a frame's size is its
+/// element's), so the cap changes nothing measured; without it, frames that load their own page
+/// under new queries (`?a`, `?b`, …) multiply up to Chromium's limit of a thousand frames
+/// (8 frames a level: 597 documents, 9 s).
+const MAX_DOCUMENTS_PER_PAGE: u32 = 8;
+
+/// The domain under which pages are served: `.invalid` never resolves anywhere.
+const SERVED_DOMAIN: &str = "pagelevel.invalid";
 
 /// One page being rendered: served at `http://{host}{page_path}`, with the other files of the
 /// host read from `web_root`.
@@ -34,9 +55,17 @@ pub struct ServedPage {
     pub scripts_allowed: bool,
 }
 
-#[derive(Default)]
+/// A published page and how many documents it has loaded so far.
+struct Publication {
+    page: ServedPage,
+    documents_loaded: AtomicU32,
+}
+
 struct GateState {
-    pages: Mutex<HashMap<String, ServedPage>>,
+    /// Random hex drawn at start; part of every served host name.
+    secret: String,
+    pages: Mutex<HashMap<String, Arc<Publication>>>,
+    hosts_named: AtomicU64,
     refused: AtomicU64,
     served: AtomicU64,
 }
@@ -52,7 +81,15 @@ impl Gate {
     pub fn start() -> std::io::Result<Gate> {
         let listener = TcpListener::bind("127.0.0.1:0")?;
         let address = listener.local_addr()?;
-        let state = Arc::new(GateState::default());
+        // `rand::rng()` is a CSPRNG seeded from the operating system.
+        let secret = format!("{:032x}", rand::rng().random::<u128>());
+        let state = Arc::new(GateState {
+            secret,
+            pages: Mutex::default(),
+            hosts_named: AtomicU64::new(0),
+            refused: AtomicU64::new(0),
+            served: AtomicU64::new(0),
+        });
         let shared = Arc::clone(&state);
         thread::Builder::new()
             .name("pagelevel-gate".into())
@@ -72,10 +109,21 @@ impl Gate {
         self.address
     }
 
-    /// Serves `page` under `host` until [`Gate::withdraw`] is called.
+    /// A host name never used before in this run, carrying the run's secret: a fresh host per
+    /// page keeps anything of one page (cache, connections) from leaking into the next.
+    pub fn new_host(&self) -> String {
+        let number = self.state.hosts_named.fetch_add(1, Ordering::Relaxed) + 1;
+        format!("page{number}-{}.{SERVED_DOMAIN}", self.state.secret)
+    }
+
+    /// Serves `page` under `host` (from [`Gate::new_host`]) until [`Gate::withdraw`] is called.
     pub fn publish(&self, host: &str, page: ServedPage) {
         if let Ok(mut pages) = self.state.pages.lock() {
-            pages.insert(host.to_ascii_lowercase(), page);
+            let publication = Publication {
+                page,
+                documents_loaded: AtomicU32::new(0),
+            };
+            pages.insert(host.to_ascii_lowercase(), Arc::new(publication));
         }
     }
 
@@ -107,14 +155,20 @@ fn handle_connection(stream: TcpStream, state: &GateState) {
     if reader.read_line(&mut request_line).is_err() {
         return;
     }
-    // Drain the header lines; nothing in them changes the answer.
+    // Of the header lines only `Accept` matters: it tells a document from a subresource.
+    let mut loads_document = false;
     let mut line = String::new();
     while reader.read_line(&mut line).is_ok_and(|read| read > 2) {
+        if let Some((name, value)) = line.split_once(':')
+            && name.trim().eq_ignore_ascii_case("accept")
+        {
+            loads_document = asks_for_a_document(value);
+        }
         line.clear();
     }
     let mut parts = request_line.split_whitespace();
     let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-    let response = match answer(method, target, state) {
+    let response = match answer(method, target, loads_document, state) {
         Some(response) => {
             state.served.fetch_add(1, Ordering::Relaxed);
             response
@@ -163,9 +217,21 @@ impl Response {
     }
 }
 
+/// True for the `Accept` value of a navigation (a top-level page or a frame): Chromium asks for
+/// `text/html` first only then; images, stylesheets, scripts and `fetch` ask for something else.
+fn asks_for_a_document(accept: &str) -> bool {
+    accept
+        .trim()
+        .split([',', ';'])
+        .next()
+        .is_some_and(|first| first.trim().eq_ignore_ascii_case("text/html"))
+}
+
 /// The response for a proxied request, or `None` to refuse it. Only `GET`/`HEAD` of an absolute
-/// `http://` URL on a published host is answered; `CONNECT` (https, wss) never is.
-fn answer(method: &str, target: &str, state: &GateState) -> Option<Response> {
+/// `http://` URL on a published host (whose name carries the run's secret) is answered, and a
+/// document only while its page is under [`MAX_DOCUMENTS_PER_PAGE`]; `CONNECT` (https, wss)
+/// never is.
+fn answer(method: &str, target: &str, loads_document: bool, state: &GateState) -> Option<Response> {
     if method != "GET" && method != "HEAD" {
         return None;
     }
@@ -173,13 +239,20 @@ fn answer(method: &str, target: &str, state: &GateState) -> Option<Response> {
     if url.scheme() != "http" {
         return None;
     }
-    let page = state.pages.lock().ok()?.get(url.host_str()?)?.clone();
+    let publication = Arc::clone(state.pages.lock().ok()?.get(url.host_str()?)?);
+    if loads_document
+        && publication.documents_loaded.fetch_add(1, Ordering::Relaxed) >= MAX_DOCUMENTS_PER_PAGE
+    {
+        return None;
+    }
+    let page = &publication.page;
+    let policy = (!page.scripts_allowed).then_some(NO_SCRIPTS_POLICY);
     if url.path() == page.page_path {
         return Some(Response {
             status: "200 OK",
             content_type: "text/html; charset=utf-8",
-            body: page.html,
-            policy: (!page.scripts_allowed).then_some(NO_SCRIPTS_POLICY),
+            body: Arc::clone(&page.html),
+            policy,
         });
     }
     let file = local_file(page.web_root.as_deref()?, url.path(), url.query())?;
@@ -188,7 +261,7 @@ fn answer(method: &str, target: &str, state: &GateState) -> Option<Response> {
         status: "200 OK",
         content_type: content_type(&file),
         body: Arc::new(body),
-        policy: None,
+        policy,
     })
 }
 
@@ -283,6 +356,78 @@ mod tests {
             "/a b/style.css?v=1"
         );
         assert_eq!(percent_decode("100%"), "100%");
+    }
+
+    #[test]
+    fn only_chromium_navigations_count_as_documents() {
+        let navigation = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,\
+                          image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
+        assert!(asks_for_a_document(navigation));
+        assert!(asks_for_a_document(" TEXT/HTML"));
+        assert!(!asks_for_a_document(
+            "image/avif,image/webp,image/apng,image/svg+xml,*/*;q=0.8"
+        ));
+        assert!(!asks_for_a_document("text/css,*/*;q=0.1"));
+        assert!(!asks_for_a_document("*/*"));
+    }
+
+    #[test]
+    fn every_gate_names_its_hosts_with_its_own_secret() {
+        let (first, second) = (Gate::start().expect("gate"), Gate::start().expect("gate"));
+        let (one, two) = (first.new_host(), first.new_host());
+        assert_ne!(one, two, "a fresh host per page");
+        let secret = &first.state.secret;
+        assert_eq!(secret.len(), 32);
+        assert!(one.contains(secret.as_str()) && two.contains(secret.as_str()));
+        assert_ne!(first.state.secret, second.state.secret);
+    }
+
+    /// Publishes `/index.html` with the files of `web_root` under `host` of `gate`.
+    fn publish_page(gate: &Gate, host: &str, web_root: &Path, scripts_allowed: bool) {
+        let page = ServedPage {
+            page_path: "/index.html".into(),
+            html: Arc::new(b"<p>page</p>".to_vec()),
+            web_root: Some(web_root.to_path_buf()),
+            scripts_allowed,
+        };
+        gate.publish(host, page);
+    }
+
+    #[test]
+    fn with_scripts_off_every_file_of_the_page_forbids_scripts() {
+        let root = tempfile::tempdir().expect("temp dir");
+        std::fs::write(root.path().join("frame.html"), "<script>1</script>").expect("write");
+        std::fs::write(root.path().join("icon.svg"), "<svg/>").expect("write");
+        let gate = Gate::start().expect("gate");
+        let host = gate.new_host();
+        publish_page(&gate, &host, root.path(), false);
+        for path in ["/index.html", "/frame.html", "/icon.svg"] {
+            let response = answer("GET", &format!("http://{host}{path}"), true, &gate.state)
+                .unwrap_or_else(|| panic!("{path} is served"));
+            assert_eq!(response.policy, Some(NO_SCRIPTS_POLICY), "{path}");
+        }
+        publish_page(&gate, &host, root.path(), true);
+        let frame = format!("http://{host}/frame.html");
+        let response = answer("GET", &frame, true, &gate.state).expect("served");
+        assert_eq!(response.policy, None);
+    }
+
+    #[test]
+    fn a_page_loads_a_bounded_number_of_documents_but_any_number_of_subresources() {
+        let root = tempfile::tempdir().expect("temp dir");
+        std::fs::write(root.path().join("style.css"), "p {}").expect("write");
+        let gate = Gate::start().expect("gate");
+        let host = gate.new_host();
+        publish_page(&gate, &host, root.path(), false);
+        let page = format!("http://{host}/index.html?again");
+        for _ in 0..MAX_DOCUMENTS_PER_PAGE {
+            assert!(answer("GET", &page, true, &gate.state).is_some());
+        }
+        assert!(answer("GET", &page, true, &gate.state).is_none());
+        let style = format!("http://{host}/style.css");
+        for _ in 0..100 {
+            assert!(answer("GET", &style, false, &gate.state).is_some());
+        }
     }
 
     #[test]

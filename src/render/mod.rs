@@ -98,7 +98,6 @@ pub struct Renderer {
     chromium_identity: String,
     gate: Gate,
     session: Option<BrowserSession>,
-    pages_rendered: u64,
     browser_launches: u64,
 }
 
@@ -113,7 +112,6 @@ impl Renderer {
             chromium,
             gate,
             session: None,
-            pages_rendered: 0,
             browser_launches: 0,
         })
     }
@@ -225,9 +223,7 @@ impl Renderer {
                 base_href: source.base_href.as_deref(),
             },
         );
-        self.pages_rendered += 1;
-        // A fresh host per page: nothing of one page (cache, connections) can leak into the next.
-        let host = format!("page{}.pagelevel.invalid", self.pages_rendered);
+        let host = self.gate.new_host();
         let path = if source.path_in_root.starts_with('/') {
             source.path_in_root.clone()
         } else {
@@ -246,9 +242,15 @@ impl Renderer {
             },
         );
         let (viewport, load_budget) = (self.options.viewport, self.options.load_budget);
-        let screenshot = self.options.screenshot;
+        let (screenshot, page_scripts) = (self.options.screenshot, self.options.javascript);
         let measure = |session: &BrowserSession| {
-            let layout = session.lay_out(url.as_str(), page.dom.len(), viewport, load_budget)?;
+            let layout = session.lay_out(
+                url.as_str(),
+                page.dom.len(),
+                viewport,
+                load_budget,
+                page_scripts,
+            )?;
             let picture = if screenshot {
                 let height = layout.page_height.clamp(1.0, SCREENSHOT_MAX_HEIGHT);
                 Some(session.screenshot(layout.page_width.max(1.0), height)?)

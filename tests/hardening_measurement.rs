@@ -1,0 +1,116 @@
+//! With `--javascript`, a page's scripts run beside our measurement: they must not be able to
+//! change the numbers. A page that replaces the DOM methods the box walk uses
+//! (`getBoundingClientRect`, `getClientRects`, `getComputedStyle`, `querySelectorAll`, the
+//! scroll sizes, `Date.now`) gets exactly the boxes of the same page without that script. Even
+//! with scripts off a page can shadow properties by naming elements after them (`<img
+//! name="body">` on `document`, `<input name="getAttribute">` on its form); that changes nothing
+//! either. Needs Debian's `chromium`.
+
+use pagelevel::layout::Layout;
+use pagelevel::page::PageSource;
+use pagelevel::render::{RenderOptions, Renderer};
+
+/// A page with a navigation bar, an article and a footer, ending in `script`.
+fn page_ending_with(script: &str) -> String {
+    let paragraphs: String = (0..12)
+        .map(|index| format!("<p>Paragraph {index} of the article, long enough to wrap in a column of text that a reader reads.</p>"))
+        .collect();
+    format!(
+        "<!DOCTYPE html><html><head><title>Measured</title></head><body>\
+         <nav><a href=\"/\">Home</a> <a href=\"/a\">About</a></nav>\
+         <main><h1>Headline</h1>{paragraphs}</main>\
+         <footer>Footer text</footer><script>{script}</script></body></html>"
+    )
+}
+
+/// Every replacement a page could make to forge its measurement: each element claims to cover
+/// the whole page, nothing claims to be hidden, and the page claims to be huge.
+const FORGERY: &str = r#"
+const everything = () => new DOMRect(0, 0, 1280, 20000);
+Element.prototype.getBoundingClientRect = everything;
+Element.prototype.getClientRects = function () { return [everything()]; };
+window.getComputedStyle = () => ({ visibility: "visible", getPropertyValue: () => "" });
+const onlyBody = Document.prototype.querySelectorAll;
+Document.prototype.querySelectorAll = function (selector) { return onlyBody.call(this, "body"); };
+Object.defineProperty(Element.prototype, "scrollHeight", { get: () => 20000 });
+Object.defineProperty(Element.prototype, "scrollWidth", { get: () => 1280 });
+Object.defineProperty(window, "scrollY", { get: () => -500 });
+Date.now = () => 0;
+"#;
+
+/// The same number of characters of a script that changes nothing, so the two pages differ
+/// only in what their scripts do.
+fn harmless_script() -> String {
+    format!("/*{}*/", " ".repeat(FORGERY.len().saturating_sub(4)))
+}
+
+fn layout_of(renderer: &mut Renderer, html: String) -> Layout {
+    let source = PageSource::from_bytes(html.into_bytes(), None, None);
+    renderer.render(&source).expect("renders").layout
+}
+
+#[test]
+fn a_page_that_replaces_the_dom_measuring_methods_gets_the_boxes_it_would_have_without() {
+    let mut renderer = Renderer::new(RenderOptions {
+        javascript: true,
+        ..RenderOptions::default()
+    })
+    .expect("chromium is installed (run the README's test command)");
+    let honest = layout_of(&mut renderer, page_ending_with(&harmless_script()));
+    let forged = layout_of(&mut renderer, page_ending_with(FORGERY));
+    let laid_out = honest.boxes.iter().flatten().count();
+    assert!(
+        laid_out > 10,
+        "the honest page was laid out: {laid_out} boxes"
+    );
+    assert!(honest.page_height < 20000.0);
+    assert_eq!(forged.page_height, honest.page_height);
+    assert_eq!(forged.page_width, honest.page_width);
+    assert_eq!(forged.unpainted, honest.unpainted);
+    assert_eq!(forged.boxes, honest.boxes);
+}
+
+/// A page whose images and form fields carry `names`: `document` and forms expose named
+/// elements as properties, shadowing the methods and attributes of the same name.
+fn page_naming_elements(names: &[&str]) -> String {
+    let images: String = names
+        .iter()
+        .map(|name| format!("<img name=\"{name}\" width=\"3000\" height=\"3000\">"))
+        .collect();
+    let fields: String = names
+        .iter()
+        .map(|name| format!("<input name=\"{name}\">"))
+        .collect();
+    format!(
+        "<!DOCTYPE html><html><head><title>Named</title></head><body><h1>Headline</h1>\
+         <p>Some text.</p><form>{fields}</form><div style=\"display: none\">{images}</div>\
+         <p>More text.</p></body></html>"
+    )
+}
+
+#[test]
+fn elements_named_after_the_dom_methods_the_walk_uses_do_not_change_the_boxes() {
+    let walk_names = [
+        "querySelectorAll",
+        "getAttribute",
+        "getClientRects",
+        "getBoundingClientRect",
+        "documentElement",
+        "body",
+        "readyState",
+        "scrollWidth",
+        "scrollHeight",
+    ];
+    let plain_names = walk_names.map(|_| "plain");
+    let mut renderer = Renderer::new(RenderOptions::default())
+        .expect("chromium is installed (run the README's test command)");
+    let plain = layout_of(&mut renderer, page_naming_elements(&plain_names));
+    let named = layout_of(&mut renderer, page_naming_elements(&walk_names));
+    assert!(
+        plain.page_height < 3000.0,
+        "the hidden images take no space"
+    );
+    assert_eq!(named.page_height, plain.page_height);
+    assert_eq!(named.page_width, plain.page_width);
+    assert_eq!(named.boxes, plain.boxes);
+}
