@@ -1,4 +1,4 @@
-//! The Rust half of the `pagelevel` Python package (`pagelevel._pagelevel`): a [`Scorer`] class
+//! The Rust half of the `pagelevel` Python package (`pagelevel._pagelevel`): a `Scorer` class
 //! over the library's [`pipeline::Scorer`], and the exception pages fail with. The Python half
 //! (`pagelevel/__init__.py`) adds the one-call functions.
 //!
