@@ -72,6 +72,8 @@ pub mod eval;
 pub mod extract;
 pub mod features;
 pub mod fetch;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod layout;
 pub mod model;
 pub mod output;
