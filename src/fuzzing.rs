@@ -8,10 +8,12 @@
 //! test, each one checks what the input's reader promises: a WARC file streamed record by record
 //! yields what reading it whole does, and the same bytes gzip-compressed read the same; both
 //! exact smoothing algorithms reach the same optimum; a model that loads scores a page and
-//! saves to a file that loads back the same; a page that parses can be scored.
+//! serializes to JSON that loads back equal; a page that parses can be scored; a gold text's
+//! alignment to a page is a common subsequence.
 //!
-//! Inputs are capped ([`MAX_INPUT_BYTES`]) where the work grows faster than the input, so that
-//! a large corpus file cannot turn a replay into a stress test.
+//! Inputs over [`MAX_INPUT_BYTES`] are ignored: the paper's smoothing table and the word
+//! alignment grow faster than the input, and a large corpus file must not turn a replay into a
+//! stress test.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -44,9 +46,11 @@ use crate::text::word_tokens;
 /// smoothing table, word alignment) stay quick.
 pub const MAX_INPUT_BYTES: usize = 1 << 20;
 
+/// A harness: the input, and a scratch directory for the readers that take a path.
+pub type Harness = fn(&[u8], &Path);
+
 /// The fuzz targets, by the name of their `fuzz/fuzz_targets/NAME.rs` and `fuzz/corpus/NAME/`.
-/// Every harness takes the input and a scratch directory for the readers that take a path.
-pub const TARGETS: &[(&str, fn(&[u8], &Path))] = &[
+pub const TARGETS: &[(&str, Harness)] = &[
     ("page", |data, _| page(data)),
     ("warc", warc),
     ("smoothing", |data, _| smoothing(data)),
@@ -83,11 +87,8 @@ pub fn page(data: &[u8]) {
     };
     let url = Url::parse(PAGE_URL).expect("a valid URL");
     let source = PageSource::from_bytes(bytes.to_vec(), Some(url), http_charset);
-    let Ok(laid_out) = lay_out_page(
-        &mut DocumentOrderLayout,
-        &source,
-        &ParseLimits::default(),
-    ) else {
+    let Ok(laid_out) = lay_out_page(&mut DocumentOrderLayout, &source, &ParseLimits::default())
+    else {
         return;
     };
     let options = SerializeOptions {
@@ -257,7 +258,7 @@ pub fn smoothing(data: &[u8]) {
 }
 
 /// A model file: loaded and checked; a model that loads must score a small page, give its
-/// model card, and save as JSON that loads back equal.
+/// model card, and serialize to JSON that loads back equal.
 ///
 /// # Panics
 ///
@@ -274,12 +275,8 @@ pub fn model(data: &[u8]) {
     };
     card_facts(&model, "fuzz.json");
     let source = PageSource::from_bytes(SMALL_PAGE.as_bytes().to_vec(), None, None);
-    let laid_out = lay_out_page(
-        &mut DocumentOrderLayout,
-        &source,
-        &ParseLimits::default(),
-    )
-    .expect("the small page parses");
+    let laid_out = lay_out_page(&mut DocumentOrderLayout, &source, &ParseLimits::default())
+        .expect("the small page parses");
     let scored = score_laid_out(laid_out, &model, &ValidParams::default())
         .unwrap_or_else(|error| panic!("a model that loads cannot score a page: {error}"));
     assert!(
@@ -315,7 +312,13 @@ pub fn robots(data: &[u8]) {
         .lines()
         .take(200)
         .filter_map(|line| line.split_once(':').map(|(_, value)| value.trim()));
-    let fixed = ["/", "/robots.txt", "/a/b.html?q=1&r=%2f", "/caf%C3%A9/menu", "/café"];
+    let fixed = [
+        "/",
+        "/robots.txt",
+        "/a/b.html?q=1&r=%2f",
+        "/caf%C3%A9/menu",
+        "/café",
+    ];
     for path in fixed.into_iter().chain(named) {
         if let Ok(url) = site.join(path) {
             robots.allows(&url);

@@ -24,9 +24,14 @@ fn corpus_files(target: &str) -> Vec<PathBuf> {
 #[test]
 fn every_harness_has_a_fuzz_target_and_a_corpus() {
     for (name, _) in TARGETS {
-        let target = fuzz_folder().join("fuzz_targets").join(format!("{name}.rs"));
+        let target = fuzz_folder()
+            .join("fuzz_targets")
+            .join(format!("{name}.rs"));
         assert!(target.is_file(), "no fuzz target {}", target.display());
-        assert!(!corpus_files(name).is_empty(), "the corpus of {name} is empty");
+        assert!(
+            !corpus_files(name).is_empty(),
+            "the corpus of {name} is empty"
+        );
     }
 }
 
