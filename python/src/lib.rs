@@ -46,13 +46,13 @@ enum Html<'py> {
 
 /// Which engine lays pages out, as the `layout` argument names it.
 #[derive(Debug, Clone, Copy)]
-enum LayoutChoice {
+pub(crate) enum LayoutChoice {
     Native,
     Chromium,
 }
 
 impl LayoutChoice {
-    fn parse(name: &str) -> PyResult<LayoutChoice> {
+    pub(crate) fn parse(name: &str) -> PyResult<LayoutChoice> {
         match name {
             "native" => Ok(LayoutChoice::Native),
             "chromium" => Ok(LayoutChoice::Chromium),
@@ -62,11 +62,22 @@ impl LayoutChoice {
         }
     }
 
-    fn engine(self) -> LayoutEngine {
+    pub(crate) fn engine(self) -> LayoutEngine {
         match self {
             LayoutChoice::Native => LayoutEngine::Native,
             LayoutChoice::Chromium => LayoutEngine::Chromium,
         }
+    }
+
+    /// A new engine of this kind; Chromium is started with `render`'s options.
+    pub(crate) fn layout_source(self, render: RenderOptions) -> PyResult<Box<dyn LayoutSource>> {
+        Ok(match self {
+            LayoutChoice::Native => Box::new(NativeLayout::default()),
+            LayoutChoice::Chromium => Box::new(
+                Renderer::new(render)
+                    .map_err(|error| PyRuntimeError::new_err(error.to_string()))?,
+            ),
+        })
     }
 }
 
@@ -80,13 +91,7 @@ struct Recipe {
 
 impl Recipe {
     fn scorer(&self) -> PyResult<pipeline::Scorer> {
-        let layout: Box<dyn LayoutSource> = match self.layout {
-            LayoutChoice::Native => Box::new(NativeLayout::default()),
-            LayoutChoice::Chromium => Box::new(
-                Renderer::new(self.render.clone())
-                    .map_err(|error| PyRuntimeError::new_err(error.to_string()))?,
-            ),
-        };
+        let layout = self.layout.layout_source(self.render.clone())?;
         let scorer = pipeline::Scorer::new(self.model.clone(), layout, self.params.clone());
         Ok(scorer.with_limits(self.render.limits))
     }

@@ -5,16 +5,17 @@
 
 use std::path::PathBuf;
 
-use pagelevel::layout::{LayoutEngine, LayoutSource};
 use pagelevel::page::PageSource;
-use pagelevel::render::{NativeLayout, RenderOptions, Renderer};
+use pagelevel::render::RenderOptions;
 use pagelevel::sitelevel::Method;
 use pagelevel::train::{self, Silent, TrainOptions, row_columns, site_rows};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use url::Url;
+
+use crate::LayoutChoice;
 
 create_exception!(
     pagelevel,
@@ -49,15 +50,7 @@ pub fn label_site(
     seed: u64,
     chromium: Option<PathBuf>,
 ) -> PyResult<Vec<Py<PyTuple>>> {
-    let engine = match layout {
-        "native" => LayoutEngine::Native,
-        "chromium" => LayoutEngine::Chromium,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "layout must be \"native\" or \"chromium\", got {other:?}"
-            )));
-        }
-    };
+    let layout = LayoutChoice::parse(layout)?;
     let labeler: Method =
         labeler
             .parse()
@@ -90,20 +83,15 @@ pub fn label_site(
         &options,
     );
     let labelled = py.detach(|| -> PyResult<_> {
-        let mut layout: Box<dyn LayoutSource> = match engine {
-            LayoutEngine::Chromium => Box::new(
-                Renderer::new(RenderOptions {
-                    chromium,
-                    ..RenderOptions::default()
-                })
-                .map_err(|error| PyRuntimeError::new_err(error.to_string()))?,
-            ),
-            _ => Box::new(NativeLayout::default()),
+        let render = RenderOptions {
+            chromium,
+            ..RenderOptions::default()
         };
-        train::label_site(layout.as_mut(), &site, &options, &mut Silent)
+        let mut engine = layout.layout_source(render)?;
+        train::label_site(engine.as_mut(), &site, &options, &mut Silent)
             .map_err(|error| SiteError::new_err(error.to_string()))
     })?;
-    site_rows(&labelled, engine)
+    site_rows(&labelled, layout.engine())
         .map(|row| {
             let leading = (
                 row.site,

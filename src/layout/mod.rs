@@ -29,6 +29,17 @@ pub enum LayoutEngine {
 }
 
 impl LayoutEngine {
+    /// The engine a [`name`](LayoutEngine::name) names, if any.
+    pub fn from_name(name: &str) -> Option<LayoutEngine> {
+        [
+            LayoutEngine::Chromium,
+            LayoutEngine::Native,
+            LayoutEngine::None,
+        ]
+        .into_iter()
+        .find(|engine| engine.name() == name)
+    }
+
     /// The engine's name as the `--layout` flag spells it.
     pub fn name(self) -> &'static str {
         match self {

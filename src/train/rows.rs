@@ -8,6 +8,7 @@
 //! is refused, not silently misread.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::{LabelledPage, LabelledSite, LabelledSites, SiteReport, TrainError};
@@ -76,16 +77,23 @@ pub fn write_rows(
         .write_record(row_columns())
         .map_err(|error| failed(error.to_string()))?;
     let mut record = csv::ByteRecord::new();
+    // One buffer for every number: a crawl's rows are millions of fields.
+    let mut number = String::new();
+    let mut push_number = |record: &mut csv::ByteRecord, value: f64| {
+        number.clear();
+        let _ = write!(number, "{value}");
+        record.push_field(number.as_bytes());
+    };
     for row in sites.iter().flat_map(|site| site_rows(site, layout)) {
         record.clear();
         record.push_field(row.site.as_bytes());
         record.push_field(row.domain.unwrap_or("").as_bytes());
         record.push_field(row.layout.name().as_bytes());
         record.push_field(row.page.as_bytes());
-        record.push_field(row.node.area.to_string().as_bytes());
+        push_number(&mut record, row.node.area);
         record.push_field(if row.node.template { b"true" } else { b"false" });
         for value in row.node.row {
-            record.push_field(value.to_string().as_bytes());
+            push_number(&mut record, value);
         }
         writer
             .write_byte_record(&record)
@@ -235,7 +243,12 @@ fn read_file(
         line += 1;
         let at_line = |cause: String| failed(format!("line {line}: {cause}"));
         let field = |index: usize| record.get(index).unwrap_or("");
-        let engine = parse_engine(field(2)).map_err(at_line)?;
+        let engine = LayoutEngine::from_name(field(2)).ok_or_else(|| {
+            at_line(format!(
+                "layout is {:?}, not chromium, native or none",
+                field(2)
+            ))
+        })?;
         match layout {
             Some((known, first_file)) if *known != engine => {
                 return Err(at_line(format!(
@@ -280,17 +293,6 @@ fn read_file(
         );
     }
     Ok(())
-}
-
-fn parse_engine(name: &str) -> Result<LayoutEngine, String> {
-    [
-        LayoutEngine::Chromium,
-        LayoutEngine::Native,
-        LayoutEngine::None,
-    ]
-    .into_iter()
-    .find(|engine| engine.name() == name)
-    .ok_or_else(|| format!("layout is {name:?}, not chromium, native or none"))
 }
 
 #[cfg(test)]
