@@ -8,16 +8,26 @@ use common::{pagelevel, succeed};
 const CARD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/README.md");
 const MODEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/default.json");
 
+/// Each shipped model and its card.
+const SHIPPED: &[(&str, &str)] = &[
+    ("models/default.json", "models/README.md"),
+    ("models/chromium.json", "models/chromium.md"),
+];
+
 #[test]
-fn the_committed_model_card_carries_the_numbers_generated_from_the_model_file() {
+fn the_committed_model_cards_carry_the_numbers_generated_from_the_model_files() {
     let cache = tempfile::tempdir().expect("temp dir");
-    let generated = succeed(pagelevel(cache.path()).args(["model-card", MODEL])).stdout;
-    let generated = String::from_utf8(generated).expect("UTF-8");
-    let card = std::fs::read_to_string(CARD).expect("the model card");
-    assert!(
-        card.contains(generated.trim_end()),
-        "models/README.md is stale: run `pagelevel model-card models/default.json --update models/README.md`"
-    );
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (model, card) in SHIPPED {
+        let generated =
+            succeed(pagelevel(cache.path()).arg("model-card").arg(root.join(model))).stdout;
+        let generated = String::from_utf8(generated).expect("UTF-8");
+        let text = std::fs::read_to_string(root.join(card)).expect("the model card");
+        assert!(
+            text.contains(generated.trim_end()),
+            "{card} is stale: run `pagelevel model-card {model} --update {card}`"
+        );
+    }
 }
 
 #[test]

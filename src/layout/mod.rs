@@ -16,11 +16,10 @@ pub use snapshot::{SNAPSHOT_FORMAT_VERSION, Snapshot, SnapshotLayout, SnapshotNo
 
 /// A layout engine, as models and snapshots record it: features of boxes from another engine
 /// are not what a model's coefficients were fitted to.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum LayoutEngine {
     /// Headless Chromium (`render::Renderer`).
-    #[default]
     Chromium,
     /// Blitz in-process (`render::NativeLayout`).
     Native,
@@ -29,6 +28,12 @@ pub enum LayoutEngine {
 }
 
 impl LayoutEngine {
+    /// The engine of a model or snapshot file that does not name one: such files were written
+    /// before native layout existed, so by Chromium.
+    pub fn unrecorded() -> LayoutEngine {
+        LayoutEngine::Chromium
+    }
+
     /// The engine a [`name`](LayoutEngine::name) names, if any.
     pub fn from_name(name: &str) -> Option<LayoutEngine> {
         [

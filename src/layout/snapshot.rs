@@ -36,7 +36,7 @@ pub struct Snapshot {
     /// Milliseconds the layout took (0 when it came from the cache).
     pub render_ms: f64,
     /// The engine that laid the page out (Chromium for snapshots that do not say).
-    #[serde(default)]
+    #[serde(default = "LayoutEngine::unrecorded")]
     pub layout_engine: LayoutEngine,
     /// Every element in document order.
     pub nodes: Vec<SnapshotNode>,

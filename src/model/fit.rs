@@ -149,7 +149,8 @@ pub fn fit_model(
         )?);
     }
     Ok(TemplateModel {
-        layout_engine: LayoutEngine::default(),
+        // Nodes do not say which engine laid them out; `train` records the one it used.
+        layout_engine: LayoutEngine::unrecorded(),
         format: MODEL_FORMAT.into(),
         format_version: MODEL_FORMAT_VERSION,
         feature_names: FEATURE_NAMES.iter().map(|name| name.to_string()).collect(),

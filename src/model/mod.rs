@@ -41,11 +41,12 @@ pub const MIN_SCALE: f64 = 1e-9;
 /// above it would hide every element of most pages.
 pub const MAX_HIDDEN_AREA: f64 = 1e7;
 
-/// The model shipped in `models/default.json`, compiled in so `score` works with no files.
+/// The model shipped in `models/default.json`, compiled in so `score` works with no files: it
+/// was trained on native (Blitz) layouts, the default engine.
 const BUILTIN_MODEL: &str = include_str!("../../models/default.json");
 
-/// The shipped model trained on native (Blitz) layouts.
-const BUILTIN_NATIVE_MODEL: &str = include_str!("../../models/native.json");
+/// The shipped model trained on Chromium layouts (`--layout chromium`).
+const BUILTIN_CHROMIUM_MODEL: &str = include_str!("../../models/chromium.json");
 
 /// Why a model could not be loaded.
 #[derive(Debug, Error)]
@@ -194,12 +195,12 @@ pub struct TemplateModel {
     pub training: TrainingSummary,
     /// The layout engine whose boxes the model's features were computed from (Chromium for
     /// models written before engines were recorded).
-    #[serde(default)]
+    #[serde(default = "LayoutEngine::unrecorded")]
     pub layout_engine: LayoutEngine,
 }
 
 impl TemplateModel {
-    /// The model shipped with pagelevel.
+    /// The model shipped with pagelevel for the default layout engine (native).
     pub fn builtin() -> Result<TemplateModel, ModelError> {
         TemplateModel::from_json(BUILTIN_MODEL, "<built-in model>")
     }
@@ -207,10 +208,11 @@ impl TemplateModel {
     /// The model shipped with pagelevel for pages laid out by `engine`.
     pub fn builtin_for(engine: LayoutEngine) -> Result<TemplateModel, ModelError> {
         match engine {
-            LayoutEngine::Chromium => TemplateModel::builtin(),
-            LayoutEngine::Native => {
-                TemplateModel::from_json(BUILTIN_NATIVE_MODEL, "<built-in native-layout model>")
-            }
+            LayoutEngine::Native => TemplateModel::builtin(),
+            LayoutEngine::Chromium => TemplateModel::from_json(
+                BUILTIN_CHROMIUM_MODEL,
+                "<built-in Chromium-layout model>",
+            ),
             LayoutEngine::None => Err(ModelError::NoBuiltin {
                 engine: engine.name(),
             }),
