@@ -37,17 +37,23 @@
 //! # }
 //! ```
 //!
-//! With Chromium installed, [`render::Renderer`] lays pages out itself:
+//! [`render::NativeLayout`] lays pages out itself, in-process (the default engine, with the
+//! default model); [`render::Renderer`] does it in headless Chromium, with the model trained on
+//! Chromium's layouts:
 //!
 //! ```no_run
 //! use pagelevel::prelude::*;
+//! use pagelevel::model::LayoutEngine;
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! let chromium = Renderer::new(RenderOptions::default())?;
-//! let mut scorer = Scorer::new(TemplateModel::builtin()?, chromium, ValidParams::default());
+//! let mut scorer = Scorer::new(TemplateModel::builtin()?, NativeLayout::default(), ValidParams::default());
 //! let scored = scorer.score(&PageSource::from_file("page.html".as_ref(), None)?)?;
 //! println!("{}", scored.segmented.content_text); // everything not template
 //! println!("{}", scored.extracted.main_text); // the article alone
+//!
+//! let chromium = Renderer::new(RenderOptions::default())?;
+//! let model = TemplateModel::builtin_for(LayoutEngine::Chromium)?;
+//! let mut scorer = Scorer::new(model, chromium, ValidParams::default());
 //! # Ok(())
 //! # }
 //! ```
@@ -64,7 +70,7 @@ pub mod prelude {
     pub use crate::page::{Page, PageSource, ParseLimits};
     pub use crate::params::{ScoringParams, ValidParams};
     pub use crate::pipeline::{ScoreError, ScoredPage, Scorer};
-    pub use crate::render::{RenderOptions, Renderer};
+    pub use crate::render::{NativeLayout, RenderOptions, Renderer};
 }
 
 pub mod batch;
