@@ -18,12 +18,11 @@ in an executor's memory (``--max-pages`` bounds what is laid out, not what is gr
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Iterable, Iterator, List, Optional, Tuple
 from urllib.parse import urlsplit
 
-from score_warc import expand, job_arguments, master_for, missing_warc
+from score_warc import WorkersCannotImportPagelevel, expand, job_arguments, master_for, missing_warc, start_session
 
 # (host, (file index, record index, url, body, HTTP charset))
 HostRecord = Tuple[str, Tuple[int, int, str, bytes, Optional[str]]]
@@ -109,16 +108,9 @@ def row_schema():
 def run(patterns: List[str], output: str, master: Optional[str], options: dict) -> Tuple[int, List[Tuple[str, str]]]:
     """Labels every host of the WARC files and writes the rows; returns (rows, skipped hosts)."""
     from pyspark import StorageLevel
-    from pyspark.sql import SparkSession
 
     paths = expand(patterns)
-    builder = SparkSession.builder.appName("pagelevel-label-hosts")
-    if master:
-        builder = builder.master(master)
-    spark = builder.getOrCreate()
-    here = os.path.dirname(os.path.abspath(__file__))
-    for module in ("label_hosts.py", "score_warc.py"):
-        spark.sparkContext.addPyFile(os.path.join(here, module))
+    spark = start_session("pagelevel-label-hosts", master, ["label_hosts.py", "score_warc.py"])
     try:
         context = spark.sparkContext
         labelled = (
@@ -155,7 +147,11 @@ def main(argv: List[str]) -> int:
         "labeler": args.labeler,
         "seed": args.seed,
     }
-    rows, skipped = run(args.warcs, args.output, master_for(args.master), options)
+    try:
+        rows, skipped = run(args.warcs, args.output, master_for(args.master), options)
+    except WorkersCannotImportPagelevel as error:
+        print(f"pagelevel: error: {error}", file=sys.stderr)
+        return 2
     for host, reason in skipped:
         print(f"pagelevel: warning: skipped host {host}: {reason}", file=sys.stderr)
     print(f"wrote {rows} training rows to {args.output} ({len(skipped)} hosts skipped)", file=sys.stderr)

@@ -6,7 +6,9 @@
 Each WARC file is one task: an executor reads it record by record (warcio) and scores the
 HTML responses with one ``pagelevel.Scorer`` per partition, so engines are made once per task,
 not per page. A page that cannot be scored becomes a row with ``error`` set, never a lost task.
-Every executor needs the pagelevel wheel (and Chromium only for ``--layout chromium``).
+Every executor needs the pagelevel wheel (and Chromium only for ``--layout chromium``) in the
+Python that ``PYSPARK_PYTHON`` names there; with a local master the workers run the driver's own
+interpreter unless ``PYSPARK_PYTHON`` says otherwise (so a virtual environment just works).
 
 Rows: url, host, title, main_text, content_text, template_share, sections (JSON), error.
 """
@@ -92,15 +94,8 @@ def expand(patterns: List[str]) -> List[str]:
 
 def run(patterns: List[str], output: str, master: Optional[str], layout: str) -> int:
     """Scores the WARC files and writes the Parquet dataset; returns the rows written."""
-    from pyspark.sql import SparkSession
-
     paths = expand(patterns)
-    builder = SparkSession.builder.appName("pagelevel-score-warc")
-    if master:
-        builder = builder.master(master)
-    spark = builder.getOrCreate()
-    # The executors run this module's functions: ship it to them.
-    spark.sparkContext.addPyFile(os.path.abspath(__file__))
+    spark = start_session("pagelevel-score-warc", master, ["score_warc.py"])
     try:
         schema = ", ".join(f"{name} {kind}" for name, kind in ROW_FIELDS)
         rows = spark.sparkContext.parallelize(paths, max(1, len(paths))).mapPartitions(
@@ -111,6 +106,56 @@ def run(patterns: List[str], output: str, master: Optional[str], layout: str) ->
         return spark.read.parquet(output).count()
     finally:
         spark.stop()
+
+
+class WorkersCannotImportPagelevel(Exception):
+    """The Python that Spark starts its workers with has no pagelevel package; the message is
+    the one line the user reads."""
+
+
+def start_session(app_name: str, master: Optional[str], modules: List[str]):
+    """A Spark session whose workers can import pagelevel, with `modules` (files beside this one)
+    shipped to them.
+
+    Spark starts its Python workers with ``PYSPARK_PYTHON``, else ``python3`` from the PATH —
+    not the interpreter running this script, which in a virtual environment is the only one
+    with pagelevel installed. So with a local master and no ``PYSPARK_PYTHON`` (nor
+    ``spark.pyspark.python``), the workers run this interpreter; on a cluster nothing is
+    guessed. Either way one small task checks that the workers can import pagelevel, so a
+    wrong Python is one clear line (:class:`WorkersCannotImportPagelevel`), not a Java trace
+    from the middle of the job."""
+    from pyspark import SparkConf
+    from pyspark.sql import SparkSession
+
+    conf = SparkConf()  # under spark-submit, carries its --master and --conf settings
+    if master:
+        conf.setMaster(master)
+    local = conf.get("spark.master", "local[*]").startswith("local")
+    chosen = os.environ.get("PYSPARK_PYTHON") or conf.get("spark.pyspark.python", None)
+    if local and not chosen:
+        os.environ["PYSPARK_PYTHON"] = sys.executable
+    spark = SparkSession.builder.appName(app_name).config(conf=conf).getOrCreate()
+    here = os.path.dirname(os.path.abspath(__file__))
+    for module in modules:
+        spark.sparkContext.addPyFile(os.path.join(here, module))
+    python, error = spark.sparkContext.parallelize([0], 1).mapPartitions(worker_import).collect()[0]
+    if error is not None:
+        spark.stop()
+        raise WorkersCannotImportPagelevel(
+            f"the Spark workers run {python}, which cannot import pagelevel ({error}): install "
+            "the pagelevel wheel into that Python, or set PYSPARK_PYTHON to a Python that has it"
+        )
+    return spark
+
+
+def worker_import(_partition) -> Iterator[Tuple[str, Optional[str]]]:
+    """On a worker: its interpreter, and why it cannot import pagelevel (None when it can)."""
+    try:
+        import pagelevel  # noqa: F401
+
+        yield sys.executable, None
+    except ImportError as error:
+        yield sys.executable, str(error)
 
 
 def job_arguments(description: str, output_help: str) -> argparse.ArgumentParser:
@@ -142,7 +187,11 @@ def main(argv: List[str]) -> int:
     args = job_arguments(__doc__.split("\n\n")[0], "Parquet output directory").parse_args(argv)
     if missing_warc(args.warcs):
         return 2
-    rows = run(args.warcs, args.output, master_for(args.master), args.layout)
+    try:
+        rows = run(args.warcs, args.output, master_for(args.master), args.layout)
+    except WorkersCannotImportPagelevel as error:
+        print(f"pagelevel: error: {error}", file=sys.stderr)
+        return 2
     print(f"wrote {rows} rows to {args.output}", file=sys.stderr)
     return 0
 
