@@ -160,21 +160,22 @@ fn a_page_nested_past_chromiums_parser_limit_is_named_in_a_warning() {
             stderr,
         )
     };
-    let chromium = succeed(pagelevel(cache.path()).arg("render").arg(&page));
+    let chromium = succeed(
+        pagelevel(cache.path())
+            .args(["render", "--layout", "chromium"])
+            .arg(&page),
+    );
     assert!(warned(&chromium).0, "{}", warned(&chromium).1);
     let scored = succeed(
         pagelevel(cache.path())
-            .args(["score", "--quiet"])
+            .args(["score", "--layout", "chromium", "--quiet"])
             .arg(&page),
     );
     assert!(warned(&scored).0, "{}", warned(&scored).1);
 
-    // Blitz nests to any depth: no warning, and the innermost containers have their height.
-    let native = succeed(
-        pagelevel(cache.path())
-            .args(["render", "--layout", "native"])
-            .arg(&page),
-    );
+    // Blitz (the default) nests to any depth: no warning, and the innermost containers have
+    // their height.
+    let native = succeed(pagelevel(cache.path()).arg("render").arg(&page));
     assert!(!String::from_utf8_lossy(&native.stderr).contains("warning"));
     let snapshot: serde_json::Value = serde_json::from_slice(&native.stdout).expect("JSON");
     let innermost_div = snapshot["nodes"]

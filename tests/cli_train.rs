@@ -12,7 +12,7 @@ mod common;
 
 use assert_cmd::Command;
 use common::{datasets, warc_of};
-use pagelevel::model::TemplateModel;
+use pagelevel::model::{LayoutEngine, TemplateModel};
 use predicates::prelude::*;
 
 fn sites() -> PathBuf {
@@ -119,12 +119,14 @@ fn train_labels_real_sites_from_directories_a_warc_and_a_crawl_and_writes_a_load
     .expect("write list");
     let model = work.path().join("model.json");
     let report = work.path().join("report");
-    let run = |model: &Path| {
+    let run = |model: &Path, layout: &str| {
         Command::cargo_bin("pagelevel")
             .expect("binary")
             .env("PAGELEVEL_CACHE", &cache)
             .args([
                 "train",
+                "--layout",
+                layout,
                 "--quiet",
                 "--max-pages",
                 "8",
@@ -142,13 +144,14 @@ fn train_labels_real_sites_from_directories_a_warc_and_a_crawl_and_writes_a_load
             .output()
             .expect("runs")
     };
-    let first = run(&model);
+    let first = run(&model, "native");
     assert!(
         first.status.success(),
         "{}",
         String::from_utf8_lossy(&first.stderr)
     );
     let trained = TemplateModel::load(&model).expect("the model loads");
+    assert_eq!(trained.layout_engine, LayoutEngine::Native);
     assert_eq!(trained.buckets.len(), 4);
     assert_eq!(trained.training.labeler, "frequency");
     let names = &trained.training.sites;
@@ -169,12 +172,22 @@ fn train_labels_real_sites_from_directories_a_warc_and_a_crawl_and_writes_a_load
     assert!(summary.contains("| documentation | 2 |"), "{summary}");
     assert!(sites_csv.contains(",documentation,"), "{sites_csv}");
 
-    // Everything rendered is cached: a second run only re-labels and re-fits, and a page laid
-    // out again would have been stored again (a new file renamed over the old one).
+    // Chromium's layouts are cached (native ones are not: they take milliseconds): a
+    // second run only re-labels and re-fits, and a page laid out again would have been stored
+    // again (a new file renamed over the old one).
+    let chromium_model = work.path().join("chromium.json");
+    let first = run(&chromium_model, "chromium");
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let trained = TemplateModel::load(&chromium_model).expect("the model loads");
+    assert_eq!(trained.layout_engine, LayoutEngine::Chromium);
     let cached_before = cache_entries(&cache);
     assert!(!cached_before.is_empty(), "the first run fills the cache");
     let second_model = work.path().join("again.json");
-    let second = run(&second_model);
+    let second = run(&second_model, "chromium");
     assert!(
         second.status.success(),
         "{}",

@@ -265,17 +265,17 @@ fn assert_nothing_escaped(arguments: &[&str]) {
 
 #[test]
 fn with_javascript_off_no_frame_svg_or_data_document_gets_a_datagram_or_connection_out() {
-    assert_nothing_escaped(&["render"]);
+    assert_nothing_escaped(&["render", "--layout", "chromium"]);
 }
 
 #[test]
 fn with_javascript_on_no_webrtc_webtransport_or_request_gets_out() {
-    assert_nothing_escaped(&["render", "--javascript"]);
+    assert_nothing_escaped(&["render", "--layout", "chromium", "--javascript"]);
 }
 
 #[test]
 fn scoring_a_hostile_page_sends_nothing_out_either() {
-    assert_nothing_escaped(&["score", "--javascript"]);
+    assert_nothing_escaped(&["score", "--layout", "chromium", "--javascript"]);
 }
 
 fn renderer(options: RenderOptions) -> Renderer {

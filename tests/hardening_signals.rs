@@ -291,7 +291,7 @@ fn sigkill_leaves_no_browser_behind_and_the_next_run_removes_its_profile() {
     let pages = tempfile::tempdir().expect("dir");
     many_pages(pages.path(), 1);
     let rendered = Command::new(env!("CARGO_BIN_EXE_pagelevel"))
-        .args(["render", "--no-cache"])
+        .args(["render", "--layout", "chromium", "--no-cache"])
         .arg(pages.path().join("page-0000.html"))
         .output()
         .expect("pagelevel runs");

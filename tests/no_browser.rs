@@ -81,7 +81,7 @@ fn without_a_snapshot_the_missing_browser_is_a_clear_error() {
     let cache = tempfile::tempdir().expect("temp dir");
     let stderr = refused(
         without_chromium(&mut pagelevel(cache.path()))
-            .args(["score", "--no-cache"])
+            .args(["score", "--layout", "chromium", "--no-cache"])
             .arg(example_page()),
     );
     assert!(stderr.contains("Chromium not found"), "{stderr}");
@@ -224,7 +224,7 @@ fn the_native_layout_opens_no_connection_even_to_loopback() {
 fn a_model_trained_on_chromium_layouts_refuses_native_boxes_unless_forced() {
     let cache = tempfile::tempdir().expect("temp dir");
     let chromium_model =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/default.json");
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/chromium.json");
     let stderr = refused(
         without_chromium(&mut pagelevel(cache.path()))
             .args(["score", "--layout", "native", "--model"])
@@ -256,7 +256,7 @@ fn layout_none_needs_a_model_of_its_own_and_scores_with_no_engine() {
         "{stderr}"
     );
     let chromium_model =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/default.json");
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/chromium.json");
     let output = succeed(
         without_chromium(&mut pagelevel(cache.path()))
             .args([
