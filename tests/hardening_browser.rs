@@ -25,7 +25,15 @@ fn a_page_that_hangs_the_browser_is_reported_as_a_timeout_after_the_limit() {
     let pages = tempfile::tempdir().expect("temp dir");
     let page = endless_script_page(pages.path());
     pagelevel(cache.path())
-        .args(["render", "--layout", "chromium", "--no-cache", "--javascript", "--timeout", "2"])
+        .args([
+            "render",
+            "--layout",
+            "chromium",
+            "--no-cache",
+            "--javascript",
+            "--timeout",
+            "2",
+        ])
         .arg(&page)
         .assert()
         .code(2)

@@ -19,8 +19,12 @@ fn the_committed_model_cards_carry_the_numbers_generated_from_the_model_files() 
     let cache = tempfile::tempdir().expect("temp dir");
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     for (model, card) in SHIPPED {
-        let generated =
-            succeed(pagelevel(cache.path()).arg("model-card").arg(root.join(model))).stdout;
+        let generated = succeed(
+            pagelevel(cache.path())
+                .arg("model-card")
+                .arg(root.join(model)),
+        )
+        .stdout;
         let generated = String::from_utf8(generated).expect("UTF-8");
         let text = std::fs::read_to_string(root.join(card)).expect("the model card");
         assert!(

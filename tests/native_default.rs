@@ -23,7 +23,10 @@ impl Tripwire {
         let started = folder.path().join("started");
         std::fs::write(
             &script,
-            format!("#!/bin/sh\necho \"$@\" >> '{}'\nexit 1\n", started.display()),
+            format!(
+                "#!/bin/sh\necho \"$@\" >> '{}'\nexit 1\n",
+                started.display()
+            ),
         )
         .expect("write the tripwire");
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
@@ -176,5 +179,8 @@ fn layout_chromium_is_what_starts_a_browser() {
         .output()
         .expect("runs");
     assert!(!output.status.success());
-    assert!(tripwire.was_started(), "--layout chromium did not start the browser it names");
+    assert!(
+        tripwire.was_started(),
+        "--layout chromium did not start the browser it names"
+    );
 }

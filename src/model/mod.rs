@@ -209,10 +209,9 @@ impl TemplateModel {
     pub fn builtin_for(engine: LayoutEngine) -> Result<TemplateModel, ModelError> {
         match engine {
             LayoutEngine::Native => TemplateModel::builtin(),
-            LayoutEngine::Chromium => TemplateModel::from_json(
-                BUILTIN_CHROMIUM_MODEL,
-                "<built-in Chromium-layout model>",
-            ),
+            LayoutEngine::Chromium => {
+                TemplateModel::from_json(BUILTIN_CHROMIUM_MODEL, "<built-in Chromium-layout model>")
+            }
             LayoutEngine::None => Err(ModelError::NoBuiltin {
                 engine: engine.name(),
             }),
