@@ -84,7 +84,13 @@ pub(super) fn text_flows<'a>(
             break;
         }
         hosts[host.index()] = true;
-        let mut inner_hosts = Vec::new();
+        let mut placing = RunPlacement {
+            rendered,
+            roles,
+            host,
+            flows: &mut flows,
+            inner_hosts: Vec::new(),
+        };
         let mut run: Vec<Child> = Vec::new();
         let mut strip_top = None;
         for child in &dom.element(host).children {
@@ -100,35 +106,22 @@ pub(super) fn text_flows<'a>(
                 continue;
             }
             let element_box = rendered.layout_box(element);
-            let strip = strip_between(area, strip_top, element_box.map(|b| b.y));
-            place_run(
-                rendered,
-                roles,
-                host,
+            placing.place(
                 &run,
-                strip,
-                &mut flows,
-                &mut inner_hosts,
+                strip_between(area, strip_top, element_box.map(|b| b.y)),
             );
             run.clear();
             if let Some(element_box) = element_box {
                 strip_top = Some(element_box.y + element_box.height);
             }
             if roles.has_text[element.index()] {
-                inner_hosts.push((element, element_box.unwrap_or(area)));
+                placing
+                    .inner_hosts
+                    .push((element, element_box.unwrap_or(area)));
             }
         }
-        let strip = strip_between(area, strip_top, None);
-        place_run(
-            rendered,
-            roles,
-            host,
-            &run,
-            strip,
-            &mut flows,
-            &mut inner_hosts,
-        );
-        pending.extend(inner_hosts.into_iter().rev());
+        placing.place(&run, strip_between(area, strip_top, None));
+        pending.extend(placing.inner_hosts.into_iter().rev());
     }
     (flows, hosts)
 }
@@ -153,46 +146,50 @@ fn strip_between(area: LayoutBox, top: Option<f64>, bottom: Option<f64>) -> Layo
     }
 }
 
-/// Places one run of `host`'s children (text and inline elements between two blocks): in
-/// `strip` as one flow, or, when the run is only inline elements with boxes of their own, each
-/// of them as a host of its own text.
-fn place_run<'a>(
+/// Where the runs of one host's children go: flows, or inline elements that hold their own.
+struct RunPlacement<'p, 'a> {
     rendered: &'a LaidOutPage,
-    roles: &Roles,
+    roles: &'p Roles,
     host: NodeId,
-    run: &[Child],
-    strip: LayoutBox,
-    flows: &mut Vec<Flow<'a>>,
-    inner_hosts: &mut Vec<(NodeId, LayoutBox)>,
-) {
-    let dom = &rendered.page.dom;
-    let loose_text = roles.visible_text[host.index()]
-        && run.iter().any(|child| match child {
-            Child::Text(index) => !dom.texts[*index as usize].text.trim().is_empty(),
-            Child::Element(_) => false,
-        });
-    let with_text: Vec<NodeId> = run
-        .iter()
-        .filter_map(|child| match child {
-            Child::Element(id) if roles.has_text[id.index()] => Some(*id),
-            _ => None,
-        })
-        .collect();
-    if !loose_text && with_text.is_empty() {
-        return;
-    }
-    let own_boxes: Option<Vec<(NodeId, LayoutBox)>> = with_text
-        .iter()
-        .map(|&id| usable_box(rendered.layout_box(id)).map(|b| (id, b)))
-        .collect();
-    match (loose_text, own_boxes) {
-        (false, Some(own_boxes)) => inner_hosts.extend(own_boxes),
-        _ => flows.push(Flow {
-            area: strip,
-            font_scale: roles.font_scale[host.index()],
-            preformatted: roles.preformatted[host.index()],
-            pieces: run_pieces(dom, roles, host, run),
-        }),
+    flows: &'p mut Vec<Flow<'a>>,
+    /// The host's children that hold text of their own, in document order, with their boxes.
+    inner_hosts: Vec<(NodeId, LayoutBox)>,
+}
+
+impl RunPlacement<'_, '_> {
+    /// Places one run of the host's children (text and inline elements between two blocks):
+    /// in `strip` as one flow, or, when the run is only inline elements with boxes of their
+    /// own, each of them as a host of its own text.
+    fn place(&mut self, run: &[Child], strip: LayoutBox) {
+        let (dom, roles, host) = (&self.rendered.page.dom, self.roles, self.host);
+        let loose_text = roles.visible_text[host.index()]
+            && run.iter().any(|child| match child {
+                Child::Text(index) => !dom.texts[*index as usize].text.trim().is_empty(),
+                Child::Element(_) => false,
+            });
+        let with_text: Vec<NodeId> = run
+            .iter()
+            .filter_map(|child| match child {
+                Child::Element(id) if roles.has_text[id.index()] => Some(*id),
+                _ => None,
+            })
+            .collect();
+        if !loose_text && with_text.is_empty() {
+            return;
+        }
+        let own_boxes: Option<Vec<(NodeId, LayoutBox)>> = with_text
+            .iter()
+            .map(|&id| usable_box(self.rendered.layout_box(id)).map(|b| (id, b)))
+            .collect();
+        match (loose_text, own_boxes) {
+            (false, Some(own_boxes)) => self.inner_hosts.extend(own_boxes),
+            _ => self.flows.push(Flow {
+                area: strip,
+                font_scale: roles.font_scale[host.index()],
+                preformatted: roles.preformatted[host.index()],
+                pieces: run_pieces(dom, roles, host, run),
+            }),
+        }
     }
 }
 
