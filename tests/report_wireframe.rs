@@ -226,3 +226,34 @@ long enough to be read as running text by anyone who looks at the page.</p>
         assert!(written.contains(shown), "{shown:?} not drawn: {written}");
     }
 }
+
+#[test]
+fn a_page_of_forty_thousand_boxes_on_one_screen_gives_a_report_of_bounded_size() {
+    let (cache, out) = (
+        tempfile::tempdir().expect("dir"),
+        tempfile::tempdir().expect("dir"),
+    );
+    let page = out.path().join("grid.html");
+    let cell = r#"<div style="display:inline-block;width:6px;height:6px">x</div>"#;
+    std::fs::write(
+        &page,
+        format!("<html><body>{}</body></html>", cell.repeat(40_000)),
+    )
+    .expect("write");
+    let report_path = out.path().join("report.html");
+    succeed(
+        without_chromium(&mut pagelevel(cache.path()))
+            .args(["score", "--format", "jsonl", "--report"])
+            .arg(&report_path)
+            .arg(&page),
+    );
+    let size = std::fs::metadata(&report_path).expect("report").len();
+    // The text panels alone hold the page's 40 000 words; the picture is capped.
+    assert!(size < 3_000_000, "{size} bytes");
+    let drawing = Report::read(&report_path).drawing();
+    assert!(
+        drawing.len() >= 1000 && drawing.len() < 40_000,
+        "{}",
+        drawing.len()
+    );
+}

@@ -22,6 +22,9 @@ const PICTURE_SCALE: f64 = 0.6;
 /// Sections smaller than this (px²) are not drawn: they would be specks.
 const MIN_DRAWN_AREA: f64 = 2000.0;
 
+/// At most this many main-text and comment paragraphs are marked on the picture.
+const MAX_MARKS: usize = 4000;
+
 /// Fill of the main text's paragraphs and outline of its container.
 const MAIN_COLOUR: &str = "hsl(215, 90%, 50%)";
 
@@ -80,28 +83,30 @@ pub fn html_report(scored: &ScoredPage, name: &str) -> String {
         );
     }
     let extracted = &scored.extracted;
+    // The container is drawn under its paragraphs, which are bounded in number like the
+    // wireframe: a page of 40 000 one-word paragraphs would otherwise weigh megabytes.
     let marked = extracted
-        .main_blocks
-        .iter()
-        .map(|&id| (id, "main-block", MAIN_COLOUR, "main text"))
+        .main_container
+        .map(|id| (id, "main-container", MAIN_COLOUR, "main text container"))
+        .into_iter()
+        .chain(
+            extracted
+                .main_blocks
+                .iter()
+                .map(|&id| (id, "main-block", MAIN_COLOUR, "main text")),
+        )
         .chain(
             extracted
                 .comment_blocks
                 .iter()
                 .map(|&id| (id, "comment-block", COMMENT_COLOUR, "comments")),
         )
-        .chain(
-            extracted
-                .main_container
-                .map(|id| (id, "main-container", MAIN_COLOUR, "main text container")),
-        );
-    for (id, class, colour, what) in marked {
-        let Some(layout_box) = rendered.layout_box(id) else {
-            continue;
-        };
-        if layout_box.y >= shown_height {
-            continue;
-        }
+        .filter_map(|(id, class, colour, what)| {
+            let layout_box = rendered.layout_box(id)?;
+            (layout_box.y < shown_height).then_some((id, layout_box, class, colour, what))
+        })
+        .take(MAX_MARKS);
+    for (id, layout_box, class, colour, what) in marked {
         let height = layout_box.height.min(shown_height - layout_box.y);
         let _ = write!(
             boxes,
