@@ -203,7 +203,7 @@ fn text_csv_and_jsonl_formats_carry_the_same_verdicts() {
 }
 
 #[test]
-fn the_html_report_shows_the_screenshot_with_sections_outlined_in_a_real_browser() {
+fn a_chromium_report_shows_the_screenshot_with_sections_outlined_in_a_real_browser() {
     use pagelevel::page::PageSource;
     use pagelevel::render::{RenderOptions, Renderer};
     let cache = tempfile::tempdir().expect("temp dir");
@@ -211,12 +211,14 @@ fn the_html_report_shows_the_screenshot_with_sections_outlined_in_a_real_browser
     let report = out.path().join("report.html");
     // A cached layout must not cost the report its screenshot.
     pagelevel(cache.path())
-        .args(["score", "--format", "text"])
+        .args(["score", "--layout", "chromium", "--format", "text"])
         .arg(example_page())
         .assert()
         .success();
     pagelevel(cache.path())
-        .args(["score", "--format", "text", "--report"])
+        .args([
+            "score", "--layout", "chromium", "--format", "text", "--report",
+        ])
         .arg(&report)
         .arg(example_page())
         .assert()

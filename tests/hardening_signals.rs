@@ -1,7 +1,8 @@
 //! No browser outlives pagelevel: SIGINT, SIGTERM and SIGHUP stop its browsers before it exits
 //! with 128 + the signal's number, and after a SIGKILL its browsers end too, none left to init.
-//! A page whose browser is killed under it is tried again in a new browser. Needs Debian's
-//! `chromium`; Linux only (reads /proc).
+//! Nothing of them is left in the temporary directory either: not after a batch, nor a signal,
+//! nor (once the next run has swept) a SIGKILL. A page whose browser is killed under it is tried
+//! again in a new browser. Needs Debian's `chromium`; Linux only (reads /proc).
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};
@@ -196,16 +197,44 @@ fn scoring(marker: &str, cache: &Path) -> Command {
     command
 }
 
-/// Signals a run while it renders and requires that nothing of it is left afterwards; returns
-/// its exit status, standard error and process id.
-fn signal_while_rendering(signal: libc::c_int, marker: &str) -> (ExitStatus, String, u32) {
-    let (pages, work) = (
+/// What a directory holds: every path under it, relative to it, sorted.
+fn entries(directory: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut pending = vec![directory.to_path_buf()];
+    while let Some(current) = pending.pop() {
+        for entry in std::fs::read_dir(&current).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+                pending.push(path.clone());
+            }
+            let relative = path.strip_prefix(directory).unwrap_or(&path);
+            found.push(relative.to_string_lossy().into_owned());
+        }
+    }
+    found.sort();
+    found
+}
+
+/// A run's exit status, standard error and process id, and the temporary directory (`TMPDIR`)
+/// it ran with.
+struct SignalledRun {
+    status: ExitStatus,
+    stderr: String,
+    pid: u32,
+    temporary: tempfile::TempDir,
+}
+
+/// Signals a run while it renders and requires that no process of it is left afterwards.
+fn signal_while_rendering(signal: libc::c_int, marker: &str) -> SignalledRun {
+    let (pages, work, temporary) = (
+        tempfile::tempdir().expect("dir"),
         tempfile::tempdir().expect("dir"),
         tempfile::tempdir().expect("dir"),
     );
     many_pages(pages.path(), 400);
     let output = work.path().join("scored.jsonl");
     let mut pagelevel = scoring(marker, work.path())
+        .env("TMPDIR", temporary.path())
         .arg(pages.path())
         .stdout(std::fs::File::create(&output).expect("output file"))
         .stderr(Stdio::piped())
@@ -253,17 +282,26 @@ fn signal_while_rendering(signal: libc::c_int, marker: &str) -> (ExitStatus, Str
         "the run had a browser when signalled: {:?}",
         listed(&running)
     );
-    (status, stderr, pid)
+    SignalledRun {
+        status,
+        stderr,
+        pid,
+        temporary,
+    }
 }
 
 fn assert_stopped_by(signal: libc::c_int, name: &str, code: i32) {
-    let (status, stderr, _) =
-        signal_while_rendering(signal, &format!("{name}-{}", std::process::id()));
-    assert_eq!(status.code(), Some(code), "{stderr}");
-    let last_line = stderr.lines().last().unwrap_or_default();
+    let run = signal_while_rendering(signal, &format!("{name}-{}", std::process::id()));
+    assert_eq!(run.status.code(), Some(code), "{}", run.stderr);
+    let last_line = run.stderr.lines().last().unwrap_or_default();
     assert_eq!(
         last_line,
         format!("pagelevel: stopped by {name}; closed its browser")
+    );
+    assert_eq!(
+        entries(run.temporary.path()),
+        Vec::<String>::new(),
+        "left in TMPDIR"
     );
 }
 
@@ -286,24 +324,68 @@ fn sighup_stops_the_browser_and_exits_129() {
 fn sigkill_leaves_no_browser_behind_and_the_next_run_removes_its_profile() {
     use std::os::unix::process::ExitStatusExt;
     let marker = format!("SIGKILL-{}", std::process::id());
-    let (status, _, pid) = signal_while_rendering(libc::SIGKILL, &marker);
-    assert_eq!(status.signal(), Some(libc::SIGKILL));
+    let run = signal_while_rendering(libc::SIGKILL, &marker);
+    assert_eq!(run.status.signal(), Some(libc::SIGKILL));
+    let left_profile = format!("pagelevel-chromium-{}-", run.pid);
+    assert!(
+        entries(run.temporary.path())
+            .iter()
+            .any(|name| name.starts_with(&left_profile)),
+        "a SIGKILL leaves the profile to the next run"
+    );
     let pages = tempfile::tempdir().expect("dir");
     many_pages(pages.path(), 1);
     let rendered = Command::new(env!("CARGO_BIN_EXE_pagelevel"))
         .args(["render", "--layout", "chromium", "--no-cache"])
         .arg(pages.path().join("page-0000.html"))
+        .env("TMPDIR", run.temporary.path())
         .output()
         .expect("pagelevel runs");
     assert!(rendered.status.success());
-    let left_profile = format!("pagelevel-chromium-{pid}-");
-    let profiles: Vec<String> = std::fs::read_dir(std::env::temp_dir())
-        .expect("list")
-        .flatten()
-        .map(|entry| entry.file_name().to_string_lossy().into_owned())
-        .filter(|name| name.starts_with(&left_profile))
-        .collect();
-    assert_eq!(profiles, Vec::<String>::new(), "the killed run's profile");
+    assert_eq!(
+        entries(run.temporary.path()),
+        Vec::<String>::new(),
+        "the killed run's profile and socket directory, and the new run's, are gone"
+    );
+}
+
+/// Scores three pages in Chromium with `temporary` as `TMPDIR` and requires it empty afterwards.
+fn assert_a_batch_leaves_nothing_in(temporary: &Path) {
+    let (pages, cache) = (
+        tempfile::tempdir().expect("dir"),
+        tempfile::tempdir().expect("dir"),
+    );
+    many_pages(pages.path(), 3);
+    let marker = format!("batch-{}", std::process::id());
+    let scored = scoring(&marker, cache.path())
+        .env("TMPDIR", temporary)
+        .arg(pages.path())
+        .output()
+        .expect("pagelevel runs");
+    assert!(
+        scored.status.success(),
+        "{}",
+        String::from_utf8_lossy(&scored.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&scored.stdout).lines().count(), 3);
+    assert_eq!(entries(temporary), Vec::<String>::new(), "left in TMPDIR");
+}
+
+#[test]
+fn a_chromium_batch_leaves_nothing_in_the_temporary_directory() {
+    let temporary = tempfile::tempdir().expect("dir");
+    assert_a_batch_leaves_nothing_in(temporary.path());
+}
+
+#[test]
+fn a_temporary_directory_too_long_to_hold_chromiums_socket_in_a_profile_is_left_empty_too() {
+    // 58 bytes: the socket fits under it (Chromium needs at most 62), not under a profile in it.
+    let base = tempfile::tempdir().expect("dir");
+    let padding = 58usize.saturating_sub(base.path().as_os_str().len() + 1);
+    let temporary = base.path().join("t".repeat(padding.max(1)));
+    std::fs::create_dir(&temporary).expect("mkdir");
+    assert!(temporary.as_os_str().len() <= 62, "{temporary:?}");
+    assert_a_batch_leaves_nothing_in(&temporary);
 }
 
 #[test]

@@ -4,15 +4,8 @@
 
 mod common;
 
-use common::{example_page, pagelevel, refused, succeed};
+use common::{example_page, pagelevel, refused, succeed, without_chromium};
 use pagelevel::prelude::*;
-
-/// Makes `command` unable to find any Chromium.
-fn without_chromium(command: &mut assert_cmd::Command) -> &mut assert_cmd::Command {
-    command
-        .env("PATH", "")
-        .env("PAGELEVEL_CHROMIUM", "/nonexistent/chromium")
-}
 
 #[test]
 fn a_page_scores_from_its_saved_snapshot_as_from_the_browser_with_no_chromium_reachable() {

@@ -84,7 +84,7 @@ pub(crate) const VOID_ELEMENTS: &[&str] = &[
 ];
 
 /// Phrasing elements: their text continues the surrounding block's text.
-const INLINE_ELEMENTS: &[&str] = &[
+pub(crate) const INLINE_ELEMENTS: &[&str] = &[
     "a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "data", "dfn", "em", "font", "i", "kbd",
     "label", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "tt", "u",
     "var",

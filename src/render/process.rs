@@ -17,6 +17,13 @@
 //!   group id in the registry can never name another program's processes.
 //! - **Profiles** are fresh temporary directories named after the pagelevel process; those of
 //!   processes that no longer exist (ended by SIGKILL) are removed at the next launch.
+//! - **Nothing else in the temporary directory.** Chromium makes a directory there for its
+//!   single-instance socket (`org.chromium.Chromium.XXXXXX`, linked from the profile as
+//!   `SingletonSocket`) and removes it only on a clean exit, which a killed browser never has:
+//!   one left per run. So the browser's `TMPDIR` is its profile, and when a profile is removed
+//!   the socket directory its link names goes first, wherever it is (a `TMPDIR` too long for the
+//!   socket's path in the profile keeps the caller's: Chromium aborts on a socket path over 107
+//!   bytes).
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader};
@@ -47,6 +54,17 @@ fn base_arguments() -> impl Iterator<Item = &'static str> {
 
 /// How a browser profile directory's name starts, before the pid of the process that made it.
 const PROFILE_PREFIX: &str = "pagelevel-chromium-";
+
+/// The link in a profile to Chromium's single-instance socket, and how the name of the directory
+/// it sits in starts (Chromium's `process_singleton_posix.cc`).
+const SINGLETON_SOCKET_LINK: &str = "SingletonSocket";
+const SINGLETON_DIRECTORY_PREFIX: &str = "org.chromium.Chromium.";
+
+/// The longest path of a Unix socket (`sun_path` holds 108 bytes with the terminating NUL), and
+/// what Chromium adds to its temporary directory for its socket:
+/// `/org.chromium.Chromium.XXXXXX/SingletonSocket`.
+const MAX_SOCKET_PATH: usize = 107;
+const SINGLETON_SOCKET_SUFFIX: usize = 1 + SINGLETON_DIRECTORY_PREFIX.len() + 6 + 1 + 15;
 
 /// The line Chromium prints once its DevTools endpoint listens.
 const DEVTOOLS_LISTENING: &str = "DevTools listening on ";
@@ -109,6 +127,7 @@ pub fn stop_all_browsers() -> usize {
         while group_has_a_running_process(group) && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(10));
         }
+        remove_singleton_directory(profile);
         let _ = std::fs::remove_dir_all(profile);
     }
     browsers.len()
@@ -133,8 +152,29 @@ fn remove_profiles_of_ended_runs() {
         let ended = !Path::new("/proc").join(pid.to_string()).exists();
         // Not a symbolic link: only a directory a pagelevel run made is removed.
         if ended && entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+            remove_singleton_directory(&entry.path());
             let _ = std::fs::remove_dir_all(entry.path());
         }
+    }
+}
+
+/// Removes the directory of the single-instance socket of the browser that used `profile`, which
+/// the profile's `SingletonSocket` link names: Chromium removes it only when it exits cleanly.
+/// Only a real directory named as Chromium names them is removed, whatever the link says.
+fn remove_singleton_directory(profile: &Path) {
+    let Ok(socket) = std::fs::read_link(profile.join(SINGLETON_SOCKET_LINK)) else {
+        return;
+    };
+    let Some(directory) = socket.parent() else {
+        return;
+    };
+    let named_by_chromium = directory
+        .file_name()
+        .and_then(|name| name.to_str())
+        .is_some_and(|name| name.starts_with(SINGLETON_DIRECTORY_PREFIX));
+    let is_directory = std::fs::symlink_metadata(directory).is_ok_and(|kind| kind.is_dir());
+    if named_by_chromium && is_directory {
+        let _ = std::fs::remove_dir_all(directory);
     }
 }
 
@@ -157,13 +197,48 @@ fn group_has_a_running_process(group: libc::pid_t) -> bool {
     })
 }
 
+/// The command that starts `chromium` with the base arguments and `arguments` in a session of
+/// its own with a parent-death signal, `profile` as its user data directory and, when
+/// Chromium's socket path fits in it, its `TMPDIR`.
+fn browser_command(chromium: &Path, arguments: &[OsString], profile: &Path) -> Command {
+    let mut user_data_dir = OsString::from("--user-data-dir=");
+    user_data_dir.push(profile);
+    let mut command = Command::new(chromium);
+    command
+        .args(base_arguments())
+        .arg(user_data_dir)
+        .args(arguments)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    if profile.as_os_str().len() + SINGLETON_SOCKET_SUFFIX <= MAX_SOCKET_PATH {
+        command.env("TMPDIR", profile);
+    }
+    let parent = std::process::id();
+    // SAFETY: between fork and exec only async-signal-safe system calls are made, and the
+    // error is built without allocating.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::setsid() == -1 || libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // pagelevel died before the signal was armed: nobody would ever send it.
+            if u32::try_from(libc::getppid()) != Ok(parent) {
+                return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            Ok(())
+        });
+    }
+    command
+}
+
 /// A started Chromium: the leader of its own process group, killed with the whole group (and
 /// its profile directory removed) when dropped.
 pub struct ChromiumProcess {
     child: Child,
     devtools_url: String,
-    // A fresh profile per browser; removed after the browser is gone.
-    _profile: tempfile::TempDir,
+    // A fresh profile per browser (and its `TMPDIR`); removed after the browser is gone.
+    profile: tempfile::TempDir,
 }
 
 impl ChromiumProcess {
@@ -176,6 +251,15 @@ impl ChromiumProcess {
     ) -> Result<ChromiumProcess, RenderError> {
         static SWEEP: Once = Once::new();
         SWEEP.call_once(remove_profiles_of_ended_runs);
+        // The profile is made and its browser registered under the registry's lock: a stop
+        // either comes first (and nothing is made) or finds them registered and removes both.
+        // Made before the lock, a profile could outlive a process that exits on a signal.
+        let mut live = live_browsers();
+        if live.stopping {
+            return Err(RenderError::Launch(
+                "pagelevel is stopping; no new browser is started".into(),
+            ));
+        }
         let profile = tempfile::Builder::new()
             .prefix(&format!("{PROFILE_PREFIX}{}-", std::process::id()))
             .tempdir()
@@ -184,49 +268,18 @@ impl ChromiumProcess {
                     "cannot create a browser profile directory: {error}"
                 ))
             })?;
-        let mut user_data_dir = OsString::from("--user-data-dir=");
-        user_data_dir.push(profile.path());
-        let mut command = Command::new(chromium);
-        command
-            .args(base_arguments())
-            .arg(user_data_dir)
-            .args(arguments)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped());
-        let parent = std::process::id();
-        // SAFETY: between fork and exec only async-signal-safe system calls are made, and the
-        // error is built without allocating.
-        unsafe {
-            command.pre_exec(move || {
-                if libc::setsid() == -1 || libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                // pagelevel died before the signal was armed: nobody would ever send it.
-                if u32::try_from(libc::getppid()) != Ok(parent) {
-                    return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
-                }
-                Ok(())
-            });
-        }
-        let mut child = {
-            let mut live = live_browsers();
-            if live.stopping {
-                return Err(RenderError::Launch(
-                    "pagelevel is stopping; no new browser is started".into(),
-                ));
-            }
-            let child = spawn_from_launcher_thread(command).map_err(|error| {
-                RenderError::Launch(format!("cannot run {}: {error}", chromium.display()))
-            })?;
-            live.groups.push((child.id(), profile.path().to_path_buf()));
-            child
-        };
+        let mut child =
+            spawn_from_launcher_thread(browser_command(chromium, arguments, profile.path()))
+                .map_err(|error| {
+                    RenderError::Launch(format!("cannot run {}: {error}", chromium.display()))
+                })?;
+        live.groups.push((child.id(), profile.path().to_path_buf()));
+        drop(live);
         let stderr = child.stderr.take();
         let mut process = ChromiumProcess {
             child,
             devtools_url: String::new(),
-            _profile: profile,
+            profile,
         };
         process.devtools_url = process.wait_for_devtools(stderr, timeout)?;
         Ok(process)
@@ -346,6 +399,8 @@ impl ChromiumProcess {
 impl Drop for ChromiumProcess {
     fn drop(&mut self) {
         let _ = self.end();
+        // The profile itself goes with `profile`, after this.
+        remove_singleton_directory(self.profile.path());
     }
 }
 
@@ -390,6 +445,34 @@ mod tests {
             Ok("ws://127.0.0.1:4242/devtools/browser/abc".to_string())
         );
         assert_eq!(stderr, b"later output\n", "the rest is left to drain");
+    }
+
+    #[test]
+    fn a_profiles_singleton_directory_is_removed_only_when_chromium_named_it() {
+        let temporary = tempfile::tempdir().expect("dir");
+        let profile_linking_to = |directory: &str| {
+            let target = temporary.path().join(directory);
+            std::fs::create_dir(&target).expect("mkdir");
+            std::fs::write(target.join("SingletonCookie"), "1").expect("write");
+            let profile = tempfile::tempdir_in(temporary.path()).expect("profile");
+            std::os::unix::fs::symlink(
+                target.join(SINGLETON_SOCKET_LINK),
+                profile.path().join(SINGLETON_SOCKET_LINK),
+            )
+            .expect("link");
+            (profile, target)
+        };
+        let (profile, chromiums) = profile_linking_to("org.chromium.Chromium.a1B2c3");
+        remove_singleton_directory(profile.path());
+        assert!(!chromiums.exists(), "the socket directory is removed");
+        let (profile, other) = profile_linking_to("important-data");
+        remove_singleton_directory(profile.path());
+        assert!(
+            other.join("SingletonCookie").exists(),
+            "another directory is kept"
+        );
+        let without_link = tempfile::tempdir_in(temporary.path()).expect("profile");
+        remove_singleton_directory(without_link.path());
     }
 
     #[test]

@@ -1,8 +1,12 @@
-//! The HTML report of a scored page: one self-contained file showing a screenshot of the
-//! rendered page with each section outlined and coloured by its smoothed templateness (green:
-//! content, red: template), the main text's container and paragraphs filled blue and the
-//! comments purple, a legend, the section list, and the main text, comments and content text
-//! beside it — the picture a person wants before trusting the numbers.
+//! The HTML report of a scored page: one self-contained file showing a picture of the page with
+//! each section outlined and coloured by its smoothed templateness (green: content, red:
+//! template), the main text's container and paragraphs filled blue and the comments purple, a
+//! legend, the section list, and the main text, comments and content text beside it — the
+//! picture a person wants before trusting the numbers. The picture is Chromium's screenshot
+//! when the page was laid out by Chromium just now; otherwise (native layout, a cached or
+//! snapshot layout) a wireframe drawn from the layout boxes ([`wireframe`]), needing no browser.
+
+mod wireframe;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -12,11 +16,14 @@ use base64::Engine;
 use crate::pipeline::ScoredPage;
 use crate::render::SCREENSHOT_MAX_HEIGHT;
 
-/// The screenshot is shown at this fraction of its size.
+/// The page is shown at this fraction of its size.
 const PICTURE_SCALE: f64 = 0.6;
 
 /// Sections smaller than this (px²) are not drawn: they would be specks.
 const MIN_DRAWN_AREA: f64 = 2000.0;
+
+/// At most this many main-text and comment paragraphs are marked on the picture.
+const MAX_MARKS: usize = 4000;
 
 /// Fill of the main text's paragraphs and outline of its container.
 const MAIN_COLOUR: &str = "hsl(215, 90%, 50%)";
@@ -76,28 +83,30 @@ pub fn html_report(scored: &ScoredPage, name: &str) -> String {
         );
     }
     let extracted = &scored.extracted;
+    // The container is drawn under its paragraphs, which are bounded in number like the
+    // wireframe: a page of 40 000 one-word paragraphs would otherwise weigh megabytes.
     let marked = extracted
-        .main_blocks
-        .iter()
-        .map(|&id| (id, "main-block", MAIN_COLOUR, "main text"))
+        .main_container
+        .map(|id| (id, "main-container", MAIN_COLOUR, "main text container"))
+        .into_iter()
+        .chain(
+            extracted
+                .main_blocks
+                .iter()
+                .map(|&id| (id, "main-block", MAIN_COLOUR, "main text")),
+        )
         .chain(
             extracted
                 .comment_blocks
                 .iter()
                 .map(|&id| (id, "comment-block", COMMENT_COLOUR, "comments")),
         )
-        .chain(
-            extracted
-                .main_container
-                .map(|id| (id, "main-container", MAIN_COLOUR, "main text container")),
-        );
-    for (id, class, colour, what) in marked {
-        let Some(layout_box) = rendered.layout_box(id) else {
-            continue;
-        };
-        if layout_box.y >= shown_height {
-            continue;
-        }
+        .filter_map(|(id, class, colour, what)| {
+            let layout_box = rendered.layout_box(id)?;
+            (layout_box.y < shown_height).then_some((id, layout_box, class, colour, what))
+        })
+        .take(MAX_MARKS);
+    for (id, layout_box, class, colour, what) in marked {
         let height = layout_box.height.min(shown_height - layout_box.y);
         let _ = write!(
             boxes,
@@ -110,14 +119,27 @@ pub fn html_report(scored: &ScoredPage, name: &str) -> String {
             id.0,
         );
     }
-    let picture = match &rendered.screenshot {
-        Some(jpeg) => format!(
-            r#"<img src="data:image/jpeg;base64,{}" width="{:.0}" height="{:.0}" alt="the rendered page">"#,
-            base64::engine::general_purpose::STANDARD.encode(jpeg),
-            width * PICTURE_SCALE,
-            shown_height * PICTURE_SCALE
+    let (picture, picture_kind) = match &rendered.screenshot {
+        Some(jpeg) => (
+            format!(
+                r#"<img src="data:image/jpeg;base64,{}" width="{:.0}" height="{:.0}" alt="the rendered page">"#,
+                base64::engine::general_purpose::STANDARD.encode(jpeg),
+                width * PICTURE_SCALE,
+                shown_height * PICTURE_SCALE
+            ),
+            "Chromium's screenshot",
         ),
-        None => r#"<p class="missing">No screenshot (the page came from the cache).</p>"#.into(),
+        None => (
+            wireframe::wireframe(rendered, shown_height, PICTURE_SCALE),
+            "drawn from the layout boxes",
+        ),
+    };
+    let cut = match rendered.layout.page_height > shown_height {
+        true => format!(
+            " (its top {shown_height:.0} of {:.0} px)",
+            rendered.layout.page_height
+        ),
+        false => String::new(),
     };
     let mut rows = String::new();
     for section in &scored.segmented.sections {
@@ -171,11 +193,21 @@ h1 {{ font-size: 18px; margin: 0 0 4px; }}
 table {{ border-collapse: collapse; margin-bottom: 16px; }}
 td, th {{ padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: left; }}
 .content {{ background: white; border: 1px solid #ccc; padding: 8px 14px; max-height: 900px; overflow: auto; }}
-.missing {{ padding: 20px; color: #a00; }}
+.wireframe {{ position: relative; overflow: hidden; font-family: system-ui, sans-serif; }}
+.wireframe > div {{ position: absolute; box-sizing: border-box; }}
+.wireframe .b {{ border: 1px solid rgba(0, 0, 0, 0.16); background: rgba(0, 0, 0, 0.025); }}
+.wireframe .t {{ overflow: hidden; line-height: 1.2; color: #222; overflow-wrap: anywhere; }}
+.wireframe .t u {{ color: #1558d6; }}
+.wireframe .pre {{ white-space: pre; font-family: monospace; }}
+.wireframe .f, .wireframe .c {{ overflow: hidden; font-size: 8px; line-height: 1.2; padding: 1px 2px; color: #445; border: 1px solid #8a94a6; }}
+.wireframe .f {{ font-style: italic; background: linear-gradient(to top right, transparent calc(50% - 0.6px), #c5cbd6 50%, transparent calc(50% + 0.6px)), linear-gradient(to bottom right, transparent calc(50% - 0.6px), #c5cbd6 50%, transparent calc(50% + 0.6px)), #eef1f5; }}
+.wireframe .f.l {{ border-color: #1558d6; }}
+.wireframe .c {{ background: white; border-radius: 2px; }}
+.wireframe .ln {{ border: 1px dashed rgba(21, 88, 214, 0.55); }}
 </style></head>
 <body>
 <h1>{title}</h1>
-<div class="meta">{name} · {sections} sections · template share of text {share:.0}% · threshold {threshold:.2}</div>
+<div class="meta">{name} · {sections} sections · template share of text {share:.0}% · threshold {threshold:.2} · picture: {picture_kind}{cut}</div>
 <div class="columns">
 <div class="picture">{picture}{boxes}</div>
 <div class="side">

@@ -30,6 +30,14 @@ pub fn pagelevel(cache: &Path) -> Command {
     command
 }
 
+/// Makes `command` unable to find any Chromium (`PATH` empty, `PAGELEVEL_CHROMIUM` pointing
+/// nowhere).
+pub fn without_chromium(command: &mut Command) -> &mut Command {
+    command
+        .env("PATH", "")
+        .env("PAGELEVEL_CHROMIUM", "/nonexistent/chromium")
+}
+
 /// A WARC file with one HTML response record per `(url, body)`.
 pub fn warc_of(records: &[(String, Vec<u8>)]) -> Vec<u8> {
     let mut warc = Vec::new();
