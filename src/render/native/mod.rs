@@ -44,13 +44,19 @@ use thiserror::Error;
 use url::Url;
 
 mod chromium_ua;
+mod closed_details;
 mod image_boxes;
+mod line_breaks;
 mod stylesheet_media;
+mod svg_boxes;
 mod web_root;
 
 use chromium_ua::chromium_compat_css;
+use closed_details::lay_out_closed_details_content;
 use image_boxes::give_images_chromium_sizes;
+use line_breaks::{TextOrigin, is_segment_break, line_break_boxes};
 use stylesheet_media::move_media_into_css;
+use svg_boxes::{box_svg_contents, give_svgs_natural_sizes};
 use web_root::{PAGE_HOST, file_for_url};
 
 /// Most stylesheet files one page may load (links and `@import`s together). Blitz bounds
@@ -130,6 +136,8 @@ pub fn lay_out_native_within(
     give_images_chromium_sizes(&mut copy, &base_url, source.web_root.as_deref());
     move_media_into_css(&mut copy);
     drop_unresolvable_urls(&mut copy, &base_url);
+    lay_out_closed_details_content(&mut copy);
+    give_svgs_natural_sizes(&mut copy);
     let html = serialize(
         &copy,
         &SerializeOptions {
@@ -165,6 +173,7 @@ pub fn lay_out_native_within(
         Err(_) => return Err(NativeLayoutError::TimedOut(budget)),
     };
     box_table_groups(&page.dom, &mut layout.boxes);
+    box_svg_contents(&page.dom, &mut layout.boxes);
     Ok(layout)
 }
 
@@ -383,10 +392,12 @@ fn inline_boxes(document: &BaseDocument, inline_root: &Node) -> HashMap<BlitzNod
         return boxes;
     };
     let root_layout = inline_root.unrounded_layout();
-    let scale = f64::from(text.layout.scale());
-    let origin_x = root_box.x + f64::from(root_layout.padding.left + root_layout.border.left);
-    let origin_y = root_box.y
-        + f64::from(root_layout.padding.top + root_layout.border.top + text.block_offset);
+    let origin = TextOrigin {
+        x: root_box.x + f64::from(root_layout.padding.left + root_layout.border.left),
+        y: root_box.y
+            + f64::from(root_layout.padding.top + root_layout.border.top + text.block_offset),
+        scale: f64::from(text.layout.scale()),
+    };
     let mut add = |start: BlitzNodeId, fragment: LayoutBox| {
         // The fragment belongs to every inline element between its node and the root.
         let mut current = Some(start);
@@ -402,23 +413,20 @@ fn inline_boxes(document: &BaseDocument, inline_root: &Node) -> HashMap<BlitzNod
         for item in line.items() {
             match item {
                 PositionedLayoutItem::GlyphRun(glyph_run) => {
-                    let metrics = glyph_run.run().font_metrics();
-                    let ascent = f64::from(metrics.ascent.abs()).round();
-                    let descent = f64::from(metrics.descent.abs()).round();
-                    let fragment = LayoutBox {
-                        x: origin_x + f64::from(glyph_run.offset()) / scale,
-                        y: origin_y + (f64::from(glyph_run.baseline()) - ascent) / scale,
-                        width: f64::from(glyph_run.advance()) / scale,
-                        height: (ascent + descent) / scale,
-                    };
+                    let fragment = origin.text_box(
+                        glyph_run.offset(),
+                        glyph_run.baseline(),
+                        glyph_run.run().font_metrics(),
+                        glyph_run.advance(),
+                    );
                     add(glyph_run.style().brush.id, fragment);
                 }
                 PositionedLayoutItem::InlineBox(inline_box) => {
                     let fragment = LayoutBox {
-                        x: origin_x + f64::from(inline_box.x) / scale,
-                        y: origin_y + f64::from(inline_box.y) / scale,
-                        width: f64::from(inline_box.width) / scale,
-                        height: f64::from(inline_box.height) / scale,
+                        x: origin.x + f64::from(inline_box.x) / origin.scale,
+                        y: origin.y + f64::from(inline_box.y) / origin.scale,
+                        width: f64::from(inline_box.width) / origin.scale,
+                        height: f64::from(inline_box.height) / origin.scale,
                     };
                     // The atomic box has its own layout box; its inline ancestors contain it.
                     let box_id = BlitzNodeId::from_u64(inline_box.id);
@@ -427,6 +435,12 @@ fn inline_boxes(document: &BaseDocument, inline_root: &Node) -> HashMap<BlitzNod
                     }
                 }
             }
+        }
+    }
+    if text.text.contains(is_segment_break) {
+        for (line_break, fragment) in line_break_boxes(document, inline_root, &text.layout, origin)
+        {
+            add(line_break, fragment);
         }
     }
     boxes
