@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use pagelevel::layout::{Layout, VIEWPORT};
 use pagelevel::page::PageSource;
 use pagelevel::page::{NodeId, Page, ParseLimits};
-use pagelevel::render::lay_out_native;
+use pagelevel::render::{
+    NativeBudget, NativeLaidOut, NativeLayoutError, lay_out_native, lay_out_native_within,
+};
 
 /// A fresh web root holding `files` (name, contents), removed when dropped.
 struct WebRoot(PathBuf);
@@ -34,6 +36,23 @@ impl WebRoot {
         .unwrap();
         let layout = lay_out_native(&page, &source, VIEWPORT).unwrap();
         (page, layout)
+    }
+
+    fn lay_out_within(
+        &self,
+        page_file: &str,
+        budget: &NativeBudget,
+    ) -> (Page, Result<NativeLaidOut, NativeLayoutError>) {
+        let source = PageSource::from_file(&self.0.join(page_file), Some(&self.0)).unwrap();
+        let page = Page::parse(
+            &source.bytes,
+            source.url.clone(),
+            None,
+            &ParseLimits::default(),
+        )
+        .unwrap();
+        let laid_out = lay_out_native_within(&page, &source, VIEWPORT, budget);
+        (page, laid_out)
     }
 
     fn path(&self) -> &Path {
@@ -399,4 +418,118 @@ fn an_svg_takes_chromiums_natural_size_where_the_page_leaves_it_open() {
         ],
         0.5,
     );
+}
+
+fn memory_budget(mebibytes: u64) -> NativeBudget {
+    NativeBudget {
+        memory_bytes: mebibytes * 1024 * 1024,
+        ..NativeBudget::default()
+    }
+}
+
+#[test]
+fn a_page_over_the_memory_budget_is_laid_out_without_its_stylesheets_when_that_suffices() {
+    // 3 MB of stylesheet (a comment: few rules) are estimated at far more than the page.
+    let css = format!("#a {{ height: 123px }}\n/*{}*/", "x".repeat(3_000_000));
+    let root = WebRoot::with(
+        "memory-css",
+        &[
+            ("site.css", &css),
+            (
+                "page.html",
+                "<!DOCTYPE html><link rel=stylesheet href=site.css><div id=a>text</div>",
+            ),
+        ],
+    );
+    let (page, laid_out) = root.lay_out_within("page.html", &memory_budget(64));
+    let laid_out = laid_out.unwrap();
+    let warning = laid_out
+        .without_stylesheets
+        .expect("laid out without its stylesheets")
+        .to_string();
+    assert!(
+        warning.contains("over the layout memory budget of 64 MiB"),
+        "{warning}"
+    );
+    let a = laid_out.layout.boxes[element_with_id(&page, "a").index()].unwrap();
+    assert_eq!(a.height, 18.0, "the stylesheet did not apply");
+
+    let (_, generous) = root.lay_out_within("page.html", &memory_budget(512));
+    assert!(generous.unwrap().without_stylesheets.is_none());
+}
+
+#[test]
+fn stylesheets_with_more_style_rules_than_style_in_bounded_time_are_not_applied() {
+    let rules: String = (0..25_000)
+        .map(|i| format!(".r{i} {{ color: red }}\n"))
+        .collect();
+    let root = WebRoot::with(
+        "many-rules",
+        &[(
+            "page.html",
+            &format!(
+                "<!DOCTYPE html><style>#a {{ height: 123px }}\n{rules}</style><div id=a>x</div>"
+            ),
+        )],
+    );
+    let (page, laid_out) = root.lay_out_within("page.html", &NativeBudget::default());
+    let laid_out = laid_out.unwrap();
+    let warning = laid_out
+        .without_stylesheets
+        .expect("not styled")
+        .to_string();
+    assert!(warning.contains("25001 style rules"), "{warning}");
+    let a = laid_out.layout.boxes[element_with_id(&page, "a").index()].unwrap();
+    assert_eq!(a.height, 18.0);
+}
+
+#[test]
+fn a_page_over_the_memory_budget_even_without_stylesheets_is_refused_naming_its_size() {
+    let root = WebRoot::with(
+        "memory-refused",
+        &[(
+            "page.html",
+            &format!("<!DOCTYPE html><body>{}", "<div>x</div>".repeat(20_000)),
+        )],
+    );
+    let (_, laid_out) = root.lay_out_within("page.html", &memory_budget(64));
+    let error = laid_out.unwrap_err();
+    assert!(
+        matches!(error, NativeLayoutError::OverMemoryBudget { .. }),
+        "{error}"
+    );
+    let message = error.to_string();
+    assert!(
+        message.contains("20003 elements")
+            && message.contains("over the layout memory budget of 64 MiB")
+            && message.contains("--max-layout-memory"),
+        "{message}"
+    );
+}
+
+#[test]
+fn imported_stylesheets_count_against_the_bound_on_style_rules() {
+    // The estimate sees only linked sheets; the loader holds imports to what is left.
+    let rules: String = (0..25_000)
+        .map(|i| format!(".r{i} {{ color: red }}\n"))
+        .collect();
+    let root = WebRoot::with(
+        "imported-rules",
+        &[
+            ("site.css", "@import 'many.css'; #a { height: 123px }"),
+            ("many.css", &format!("#b {{ height: 77px }}\n{rules}")),
+            (
+                "page.html",
+                "<!DOCTYPE html><link rel=stylesheet href=site.css><div id=a></div><div id=b></div>",
+            ),
+        ],
+    );
+    let (page, layout) = root.lay_out("page.html");
+    let height = |id| {
+        layout.boxes[element_with_id(&page, id).index()]
+            .unwrap()
+            .height
+    };
+    assert_eq!(height("a"), 123.0, "the linked sheet applies");
+    assert_eq!(height("b"), 0.0, "the import over the bound does not");
 }
