@@ -160,6 +160,7 @@ pub fn lay_out_page(
         parse_ms: ms(parse_started, layout_started),
         screenshot: laid_out.screenshot,
         from_cache: laid_out.from_cache,
+        warning: laid_out.warning,
     })
 }
 

@@ -331,6 +331,75 @@ fn bad_pages_in_a_batch_are_reported_by_name_and_the_rest_are_scored() {
 }
 
 #[test]
+fn pages_over_the_layout_memory_budget_fail_by_name_or_lose_their_stylesheets_with_a_warning() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let pages = tempfile::tempdir().expect("temp dir");
+    let write = |name: &str, contents: String| {
+        std::fs::write(pages.path().join(name), contents).expect("write");
+    };
+    write(
+        "big.html",
+        format!("<body>{}", "<div>x</div>".repeat(20_000)),
+    );
+    write("quick.html", "<h1>News</h1><p>A short article.</p>".into());
+    write(
+        "site.css",
+        format!("p {{ color: red }} /*{}*/", "x".repeat(3_000_000)),
+    );
+    write(
+        "styled.html",
+        "<link rel=stylesheet href=site.css><h1>News</h1><p>An article.</p>".into(),
+    );
+    let output = pagelevel(cache.path())
+        .args(["score", "--format", "jsonl", "--max-layout-memory", "64"])
+        .arg(pages.path())
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "a page failed: {stderr}");
+    let line_with = |page: &str, words: &[&str]| {
+        stderr
+            .lines()
+            .any(|line| line.contains(page) && words.iter().all(|word| line.contains(word)))
+    };
+    assert!(
+        line_with("big.html", &["error", "20003 elements", "budget of 64 MiB"]),
+        "{stderr}"
+    );
+    assert!(
+        line_with("styled.html", &["warning", "without its stylesheets"]),
+        "{stderr}"
+    );
+    let scored = String::from_utf8_lossy(&output.stdout).lines().count();
+    assert_eq!(scored, 2, "the styled and the quick page are scored");
+}
+
+#[test]
+fn a_page_over_its_layout_timeout_fails_as_timed_out_and_the_rest_are_scored() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let pages = tempfile::tempdir().expect("temp dir");
+    // 120,000 blocks take about 3 s to lay out on a 2-core machine.
+    let slow = format!("<body>{}", "<div>x</div>".repeat(120_000));
+    std::fs::write(pages.path().join("slow.html"), slow).expect("write");
+    std::fs::write(pages.path().join("quick.html"), "<h1>News</h1><p>Text.</p>").expect("write");
+    let output = pagelevel(cache.path())
+        .args(["score", "--format", "jsonl", "--timeout", "1"])
+        .args(["--max-layout-memory", "4096"])
+        .arg(pages.path())
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "a page failed: {stderr}");
+    assert!(
+        stderr
+            .lines()
+            .any(|line| line.contains("slow.html") && line.contains("took longer than 1 s")),
+        "{stderr}"
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), 1);
+}
+
+#[test]
 fn a_corrupt_model_or_a_bad_threshold_is_an_error_with_exit_code_2() {
     let cache = tempfile::tempdir().expect("temp dir");
     let directory = tempfile::tempdir().expect("temp dir");

@@ -8,7 +8,9 @@ use clap::{Args, ValueEnum};
 use pagelevel::layout::{DocumentOrderLayout, LayoutSource};
 use pagelevel::model::{LayoutEngine, TemplateModel};
 use pagelevel::page::ParseLimits;
-use pagelevel::render::{LayoutCache, NativeLayout, RenderOptions, Renderer};
+use pagelevel::render::{
+    DEFAULT_LAYOUT_MEMORY_MIB, LayoutCache, NativeLayout, RenderOptions, Renderer,
+};
 
 /// Which engine lays pages out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -54,7 +56,20 @@ pub struct BrowserArgs {
     #[arg(long, value_name = "SECONDS", value_parser = layout_timeout,
           default_value_t = RenderOptions::default().call_timeout.as_secs_f64())]
     pub timeout: f64,
+    /// Memory one native layout may take, in MiB, estimated before layout from the page's
+    /// elements, text and stylesheets (--jobs N takes up to N times this): a page over it is
+    /// laid out without its stylesheets (with a warning) or, if still over, fails.
+    #[arg(long, value_name = "MIB", default_value_t = DEFAULT_LAYOUT_MEMORY_MIB,
+          value_parser = clap::value_parser!(u64).range(MIN_LAYOUT_MEMORY_MIB..=MAX_LAYOUT_MEMORY_MIB))]
+    pub max_layout_memory: u64,
 }
+
+/// Smallest `--max-layout-memory`: the engine with its fonts takes about 25 MiB before any
+/// page, so less would refuse every page.
+const MIN_LAYOUT_MEMORY_MIB: u64 = 64;
+
+/// Largest `--max-layout-memory`: a TiB (a larger one is a typo).
+const MAX_LAYOUT_MEMORY_MIB: u64 = 1024 * 1024;
 
 /// Longest time option accepted: a day (a longer one is a typo, and could overflow a `Duration`).
 const MAX_TIMEOUT_SECONDS: f64 = 86_400.0;
@@ -137,7 +152,10 @@ impl BrowserArgs {
                     "--javascript needs --layout chromium: the native engine runs no scripts"
                 )
             }
-            LayoutChoice::Native => Ok(Box::new(NativeLayout::with_budget(self.timeout()))),
+            LayoutChoice::Native => Ok(Box::new(
+                NativeLayout::with_budget(self.timeout())
+                    .with_memory_budget(self.max_layout_memory),
+            )),
             LayoutChoice::None => Ok(Box::new(DocumentOrderLayout)),
         }
     }

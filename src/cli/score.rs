@@ -183,6 +183,9 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
         if let Some(nesting) = engine.nesting_beyond(&scored.laid_out.page) {
             bar.suspend(|| eprintln!("pagelevel: warning: {}: {nesting}", page.name));
         }
+        if let Some(warning) = &scored.laid_out.warning {
+            bar.suspend(|| eprintln!("pagelevel: warning: {}: {warning}", page.name));
+        }
         writer.write(&page.name, &scored)?;
         if let Some(report) = &args.report {
             let target = match single {
