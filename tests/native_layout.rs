@@ -533,3 +533,41 @@ fn imported_stylesheets_count_against_the_bound_on_style_rules() {
     assert_eq!(height("a"), 123.0, "the linked sheet applies");
     assert_eq!(height("b"), 0.0, "the import over the bound does not");
 }
+
+#[test]
+fn a_link_around_an_image_is_as_tall_as_its_font_not_the_image() {
+    // A thumbnail link is a 92 × 17 box on the image's baseline in Chromium, under the area at
+    // which elements are scored apart; the image keeps its own box.
+    assert_chromium_boxes(
+        "<!DOCTYPE html><body><div><a id=thumbnail href=#><img id=image width=92 height=69>\
+         </a></div><p><a id=in-text href=#><img width=92 height=69></a> text</p>\
+         <div style='line-height:40px'><a id=tall-line href=#><img width=50 height=60></a></div>\
+         <div><a id=block-image href=#><img style='display:block' width=50 height=60></a></div>\
+         </body>",
+        &[
+            ("thumbnail", [8.0, 63.0, 92.0, 17.0]),
+            ("image", [8.0, 8.0, 92.0, 69.0]),
+            ("in-text", [8.0, 152.0, 92.0, 17.0]),
+            ("tall-line", [8.0, 232.0, 50.0, 17.0]),
+            ("block-image", [8.0, 261.0, 1264.0, 60.0]),
+        ],
+        0.5,
+    );
+}
+
+#[test]
+fn margins_collapse_through_a_line_holding_only_an_empty_named_anchor() {
+    // `<a name=top></a>` alone between blocks makes no line in Chromium: the body's and the
+    // heading's margins collapse through it, and the anchor is a 0 × 0 box in its place.
+    assert_chromium_boxes(
+        "<!DOCTYPE html><body> <a id=anchor name=top></a> <h1 id=title>Title</h1><p>x</p>\
+         <div>y</div> <a id=between name=mid></a> <p id=after>after</p></body>",
+        &[
+            ("anchor", [8.0, 21.44, 0.0, 0.0]),
+            ("title", [8.0, 21.44, 1264.0, 37.0]),
+            ("between", [8.0, 131.88, 0.0, 0.0]),
+            ("after", [8.0, 147.88, 1264.0, 18.0]),
+        ],
+        0.5,
+    );
+}

@@ -6,6 +6,10 @@
 //!   beside it, so a few pixels here move whole pages.
 //! - **`<noscript>`**: Chromium parses pages with scripting on (scripts are only blocked by
 //!   CSP), so `<noscript>` content is never rendered; Blitz parses with scripting off.
+//! - **Empty named anchors** (`<a name=top></a>`, often alone between blocks): Chromium's line
+//!   holding nothing is no line, and margins collapse through it; Blitz keeps an empty line
+//!   that stops them collapsing, and everything below moves 8–16 px down. Out of the flow the
+//!   anchor is where Chromium puts it (a 0×0 box at its place) and takes no line.
 //! - **Closed `<details>`**: their content is laid out but takes no space (`closed_details`).
 //! - **Legacy presentational attributes** Blitz does not map to CSS: `<font size>`,
 //!   `cellpadding`, `cellspacing` and `<table border>`, all over the table-laid-out pages of
@@ -39,6 +43,7 @@ pub(crate) fn chromium_compat_css() -> String {
     form_controls(&mut css);
     css.push_str("noscript { display: none !important; }\n");
     css.push_str(CLOSED_DETAILS_CSS);
+    css.push_str("a[name]:not([href]):empty { position: absolute; }\n");
     font_sizes(&mut css);
     table_attributes(&mut css);
     css

@@ -14,7 +14,7 @@
 
 use blitz_dom::{BaseDocument, Node, NodeData};
 use blitz_traits::node_id::NodeId as BlitzNodeId;
-use parley::{FontMetrics, Layout as TextLayout};
+use parley::Layout as TextLayout;
 use style::computed_values::white_space_collapse::T as WhiteSpaceCollapse;
 
 use crate::layout::LayoutBox;
@@ -30,11 +30,18 @@ pub(super) struct TextOrigin {
 
 impl TextOrigin {
     /// The box of a piece of text from `x` (layout units, the line's coordinates) `width` wide
-    /// on a baseline: as tall as its font's content area (rounded ascent + descent), as
-    /// Chromium's boxes of inline elements are.
-    pub fn text_box(&self, x: f32, baseline: f32, metrics: &FontMetrics, width: f32) -> LayoutBox {
-        let ascent = f64::from(metrics.ascent.abs()).round();
-        let descent = f64::from(metrics.descent.abs()).round();
+    /// on a baseline, in a font of `ascent` and `descent` (layout units): as tall as the font's
+    /// content area (rounded ascent + descent), as Chromium's boxes of inline elements are.
+    pub fn text_box(
+        &self,
+        x: f32,
+        baseline: f32,
+        ascent: f32,
+        descent: f32,
+        width: f32,
+    ) -> LayoutBox {
+        let ascent = f64::from(ascent.abs()).round();
+        let descent = f64::from(descent.abs()).round();
         LayoutBox {
             x: self.x + f64::from(x) / self.scale,
             y: self.y + (f64::from(baseline) - ascent) / self.scale,
@@ -80,7 +87,8 @@ fn newline_boxes(text: &TextLayout<TextBrush>, origin: TextOrigin) -> Vec<Layout
                 .filter(|cluster| cluster.is_hard_line_break())
             {
                 let x = cluster.visual_offset().unwrap_or(line.metrics().offset);
-                newlines.push(origin.text_box(x, baseline, run.font_metrics(), 0.0));
+                let metrics = run.font_metrics();
+                newlines.push(origin.text_box(x, baseline, metrics.ascent, metrics.descent, 0.0));
             }
         }
     }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use blitz_dom::{BaseDocument, LocalName, Node};
 use blitz_traits::node_id::NodeId as BlitzNodeId;
-use parley::PositionedLayoutItem;
+use parley::{InlineBoxKind, PositionedLayoutItem};
 use style::computed_values::visibility::T as Visibility;
 
 use super::line_breaks::{TextOrigin, is_segment_break, line_break_boxes};
@@ -171,33 +171,57 @@ fn inline_boxes(document: &BaseDocument, inline_root: &Node) -> HashMap<BlitzNod
             current = document.get_node(id).and_then(|node| node.parent);
         }
     };
+    // Atomic inlines (images, inline-blocks) are placed after every line is read, once each
+    // inline element's font is known.
+    let mut fonts: HashMap<BlitzNodeId, (f32, f32)> = HashMap::new();
+    let mut atomic_inlines = Vec::new();
     for line in text.layout.lines() {
         for item in line.items() {
             match item {
                 PositionedLayoutItem::GlyphRun(glyph_run) => {
+                    let metrics = glyph_run.run().font_metrics();
                     let fragment = origin.text_box(
                         glyph_run.offset(),
                         glyph_run.baseline(),
-                        glyph_run.run().font_metrics(),
+                        metrics.ascent,
+                        metrics.descent,
                         glyph_run.advance(),
                     );
-                    add(glyph_run.style().brush.id, fragment);
+                    let brush = glyph_run.style().brush.id;
+                    fonts
+                        .entry(brush)
+                        .or_insert((metrics.ascent, metrics.descent));
+                    add(brush, fragment);
                 }
                 PositionedLayoutItem::InlineBox(inline_box) => {
-                    let fragment = LayoutBox {
-                        x: origin.x + f64::from(inline_box.x) / origin.scale,
-                        y: origin.y + f64::from(inline_box.y) / origin.scale,
-                        width: f64::from(inline_box.width) / origin.scale,
-                        height: f64::from(inline_box.height) / origin.scale,
-                    };
-                    // The atomic box has its own layout box; its inline ancestors contain it.
-                    let box_id = BlitzNodeId::from_u64(inline_box.id);
-                    if let Some(parent) = document.get_node(box_id).and_then(|node| node.parent) {
-                        add(parent, fragment);
-                    }
+                    atomic_inlines.push((inline_box, line.metrics().baseline));
                 }
             }
         }
+    }
+    for (inline_box, baseline) in atomic_inlines {
+        let box_id = BlitzNodeId::from_u64(inline_box.id);
+        let Some(parent) = document.get_node(box_id).and_then(|node| node.parent) else {
+            continue;
+        };
+        // The atomic box has its own layout box. Chromium's box of an inline element holding
+        // one spans it across but is as tall as the element's own font on the line's
+        // baseline (a link around a 69 px image is 17 px tall); a floated or positioned one
+        // is out of the line and its box is where it stands.
+        let fragment = match inline_box.kind {
+            InlineBoxKind::InFlow => {
+                let (ascent, descent) =
+                    font_of(document, parent, inline_root, &fonts, text.layout.scale());
+                origin.text_box(inline_box.x, baseline, ascent, descent, inline_box.width)
+            }
+            InlineBoxKind::OutOfFlow | InlineBoxKind::CustomOutOfFlow => LayoutBox {
+                x: origin.x + f64::from(inline_box.x) / origin.scale,
+                y: origin.y + f64::from(inline_box.y) / origin.scale,
+                width: f64::from(inline_box.width) / origin.scale,
+                height: f64::from(inline_box.height) / origin.scale,
+            },
+        };
+        add(parent, fragment);
     }
     if text.text.contains(is_segment_break) {
         for (line_break, fragment) in line_break_boxes(document, inline_root, &text.layout, origin)
@@ -206,6 +230,38 @@ fn inline_boxes(document: &BaseDocument, inline_root: &Node) -> HashMap<BlitzNod
         }
     }
     boxes
+}
+
+/// Ascent and descent (layout units) of the font of `element`, an inline element in
+/// `inline_root`: of its own text or its nearest ancestor's in the root, else estimated from its
+/// font size with Liberation's proportions (Chromium's default fonts here).
+fn font_of(
+    document: &BaseDocument,
+    element: BlitzNodeId,
+    inline_root: &Node,
+    fonts: &HashMap<BlitzNodeId, (f32, f32)>,
+    scale: f32,
+) -> (f32, f32) {
+    const ASCENT_EM: f32 = 0.9;
+    const DESCENT_EM: f32 = 0.216;
+    let mut current = Some(element);
+    while let Some(id) = current {
+        if let Some(font) = fonts.get(&id) {
+            return *font;
+        }
+        if id == inline_root.id {
+            break;
+        }
+        current = document.get_node(id).and_then(|node| node.parent);
+    }
+    let font_size = document
+        .get_node(element)
+        .and_then(|node| node.primary_styles())
+        .map_or(16.0, |styles| styles.clone_font_size().computed_size().px());
+    (
+        ASCENT_EM * font_size * scale,
+        DESCENT_EM * font_size * scale,
+    )
 }
 
 /// Blitz lays table cells out directly under the table, so rows and row groups get no box of
