@@ -9,7 +9,8 @@ use pagelevel::layout::{DocumentOrderLayout, LayoutSource};
 use pagelevel::model::{LayoutEngine, TemplateModel};
 use pagelevel::page::ParseLimits;
 use pagelevel::render::{
-    DEFAULT_LAYOUT_MEMORY_MIB, LayoutCache, NativeLayout, RenderOptions, Renderer,
+    DEFAULT_LAYOUT_MEMORY_MIB, LAYOUT_MEMORY_MIB_RANGE, LayoutCache, NativeLayout, RenderOptions,
+    Renderer,
 };
 
 /// Which engine lays pages out.
@@ -60,16 +61,9 @@ pub struct BrowserArgs {
     /// elements, text and stylesheets (--jobs N takes up to N times this): a page over it is
     /// laid out without its stylesheets (with a warning) or, if still over, fails.
     #[arg(long, value_name = "MIB", default_value_t = DEFAULT_LAYOUT_MEMORY_MIB,
-          value_parser = clap::value_parser!(u64).range(MIN_LAYOUT_MEMORY_MIB..=MAX_LAYOUT_MEMORY_MIB))]
+          value_parser = clap::value_parser!(u64).range(LAYOUT_MEMORY_MIB_RANGE))]
     pub max_layout_memory: u64,
 }
-
-/// Smallest `--max-layout-memory`: the engine with its fonts takes about 25 MiB before any
-/// page, so less would refuse every page.
-const MIN_LAYOUT_MEMORY_MIB: u64 = 64;
-
-/// Largest `--max-layout-memory`: a TiB (a larger one is a typo).
-const MAX_LAYOUT_MEMORY_MIB: u64 = 1024 * 1024;
 
 /// Longest time option accepted: a day (a longer one is a typo, and could overflow a `Duration`).
 const MAX_TIMEOUT_SECONDS: f64 = 86_400.0;

@@ -25,8 +25,9 @@ pub use browser::{NODE_ID_ATTRIBUTE, chromium_identity, find_chromium};
 pub use cache::{LayoutCache, cache_key};
 pub use gate::Gate;
 pub use native::{
-    DEFAULT_LAYOUT_MEMORY_MIB, LayoutCost, LayoutStage, NATIVE_LAYOUT_BUDGET, NativeBudget,
-    NativeLaidOut, NativeLayoutError, WithoutStylesheets, lay_out_native, lay_out_native_within,
+    DEFAULT_LAYOUT_MEMORY_MIB, LAYOUT_MEMORY_MIB_RANGE, LayoutCost, LayoutStage,
+    NATIVE_LAYOUT_BUDGET, NativeBudget, NativeLaidOut, NativeLayoutError, WithoutStylesheets,
+    lay_out_native, lay_out_native_within,
 };
 pub use process::stop_all_browsers;
 

@@ -23,6 +23,10 @@ use crate::page::{Child, Dom, Element, Page};
 /// The default memory budget of one layout, in MiB.
 pub const DEFAULT_LAYOUT_MEMORY_MIB: u64 = 512;
 
+/// Memory budgets a caller may set, in MiB: the engine with its fonts takes about 22 MiB before
+/// any page, so under 64 would refuse nearly every page; over a TiB is a typo.
+pub const LAYOUT_MEMORY_MIB_RANGE: std::ops::RangeInclusive<u64> = 64..=1024 * 1024;
+
 /// Most style rules (counted as `{`) applied to one page: 7× the most of any page in the
 /// shared datasets (2,800); styling them takes under a second even in Stylo's worst case.
 pub(super) const MAX_STYLE_RULES: usize = 20_000;

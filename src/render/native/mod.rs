@@ -55,7 +55,7 @@ mod svg_boxes;
 mod web_root;
 
 pub use budget::{NATIVE_LAYOUT_BUDGET, NativeBudget, NativeLaidOut, WithoutStylesheets};
-pub use estimate::{DEFAULT_LAYOUT_MEMORY_MIB, LayoutCost};
+pub use estimate::{DEFAULT_LAYOUT_MEMORY_MIB, LAYOUT_MEMORY_MIB_RANGE, LayoutCost};
 pub use stages::LayoutStage;
 
 use budget::{Answer, answer_within};
