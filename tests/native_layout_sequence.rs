@@ -82,7 +82,7 @@ fn a_page_that_overran_its_budget_does_not_cost_the_next_page() {
     };
     let overrun = lay_out_native_within(&page, &source, VIEWPORT, &budget);
     assert!(
-        matches!(overrun, Err(NativeLayoutError::TimedOut(_))),
+        matches!(overrun, Err(NativeLayoutError::TimedOut { .. })),
         "no page lays out in a nanosecond: {overrun:?}"
     );
     // The stopped page leaves nothing behind: the next page gets its own budget and the
