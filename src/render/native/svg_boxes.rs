@@ -526,22 +526,18 @@ fn viewbox_transform(element: &Element, viewport: kurbo::Size) -> Affine {
             scale_x.min(scale_y)
         };
         (scale_x, scale_y) = (scale, scale);
-        let spare_x = viewport.width - view.width() * scale;
-        let spare_y = viewport.height - view.height() * scale;
-        shift_x = if align.contains("xmid") {
-            spare_x / 2.0
-        } else if align.contains("xmax") {
-            spare_x
-        } else {
-            0.0
+        // `xMin`/`xMid`/`xMax` (and `y…`) place the scaled view at the start, middle or end.
+        let shift = |spare: f64, axis: &str| {
+            if align.contains(&format!("{axis}mid")) {
+                spare / 2.0
+            } else if align.contains(&format!("{axis}max")) {
+                spare
+            } else {
+                0.0
+            }
         };
-        shift_y = if align.contains("ymid") {
-            spare_y / 2.0
-        } else if align.contains("ymax") {
-            spare_y
-        } else {
-            0.0
-        };
+        shift_x = shift(viewport.width - view.width() * scale, "x");
+        shift_y = shift(viewport.height - view.height() * scale, "y");
     }
     Affine::translate((shift_x, shift_y))
         * Affine::scale_non_uniform(scale_x, scale_y)
