@@ -26,7 +26,7 @@ fn score_json(cache: &Path, extra: &[&str]) -> Value {
 }
 
 #[test]
-fn score_gives_every_node_a_verdict_and_separates_the_free_software_article_from_the_footer() {
+fn score_gives_every_node_a_verdict_and_separates_the_gnu_article_from_the_footer() {
     let cache = tempfile::tempdir().expect("temp dir");
     let page = score_json(cache.path(), &[]);
     let nodes = page["nodes"].as_array().expect("nodes");
@@ -61,7 +61,7 @@ fn score_gives_every_node_a_verdict_and_separates_the_free_software_article_from
         }
     }
     let content = page["content_text"].as_str().expect("content text");
-    assert!(content.contains("Free software is a matter of the users' freedom to run, copy"));
+    assert!(content.contains("The GNU Project was launched in 1984 to develop the GNU system"));
     assert!(content.contains("GNU is a Unix-like operating system that is free software"));
     assert!(
         !content.contains("Copyright Infringement Notification"),
@@ -113,12 +113,6 @@ fn main_format_prints_the_article_without_the_language_bar_skip_links_or_footer(
         page["threshold"], 0.25,
         "the page has content at the default threshold"
     );
-    assert!(
-        page["content_text"]
-            .as_str()
-            .unwrap()
-            .contains("Deutsch [de]")
-    );
 }
 
 /// A Dragnet development page (a blog post with seven comments) whose article section scores
@@ -163,7 +157,7 @@ fn text_csv_and_jsonl_formats_carry_the_same_verdicts() {
         .expect("runs");
     let text = String::from_utf8(text.stdout).expect("utf-8");
     assert!(
-        text.contains("\n\nFree software is a matter of the users"),
+        text.contains("\n\nThe GNU Project was launched in 1984"),
         "paragraphs are separated"
     );
 
