@@ -125,6 +125,23 @@ impl BrowserArgs {
     }
 }
 
+/// Native layout without Chromium's fonts still works, but its boxes drift from the model's
+/// training: say so once per run, naming the package that fixes it.
+fn warn_once_about_missing_fonts() {
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    WARNED.call_once(|| {
+        let missing = pagelevel::render::missing_layout_fonts();
+        if !missing.is_empty() {
+            eprintln!(
+                "pagelevel: warning: the fonts {} are not installed: native layout sets text in \
+                 other fonts, so boxes differ from those the shipped model was trained on \
+                 (install Debian's fonts-liberation and fonts-dejavu-core, as .ci/setup does)",
+                missing.join(", ")
+            );
+        }
+    });
+}
+
 impl LayoutChoice {
     /// The engine as a model records it.
     pub fn engine(self) -> LayoutEngine {
@@ -146,10 +163,13 @@ impl BrowserArgs {
                     "--javascript needs --layout chromium: the native engine runs no scripts"
                 )
             }
-            LayoutChoice::Native => Ok(Box::new(
-                NativeLayout::with_budget(self.timeout())
-                    .with_memory_budget(self.max_layout_memory),
-            )),
+            LayoutChoice::Native => {
+                warn_once_about_missing_fonts();
+                Ok(Box::new(
+                    NativeLayout::with_budget(self.timeout())
+                        .with_memory_budget(self.max_layout_memory),
+                ))
+            }
             LayoutChoice::None => Ok(Box::new(DocumentOrderLayout)),
         }
     }

@@ -27,7 +27,7 @@ pub use gate::Gate;
 pub use native::{
     DEFAULT_LAYOUT_MEMORY_MIB, LAYOUT_MEMORY_MIB_RANGE, LayoutCost, LayoutStage,
     NATIVE_LAYOUT_BUDGET, NativeBudget, NativeLaidOut, NativeLayoutError, WithoutStylesheets,
-    lay_out_native, lay_out_native_within,
+    lay_out_native, lay_out_native_within, missing_layout_fonts,
 };
 pub use process::stop_all_browsers;
 

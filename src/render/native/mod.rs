@@ -391,6 +391,23 @@ const METRIC_ALIASES: &[(&str, &str)] = &[
     ("Courier", "Liberation Mono"),
 ];
 
+/// The font families native layout sets text in as Chromium on Linux does
+/// ([`CHROMIUM_GENERIC_FAMILIES`]) that this machine lacks. Without them fontconfig's defaults
+/// (DejaVu, ~12% wider) move every line break, so boxes differ from those the shipped model was
+/// trained on; Debian's `fonts-liberation` and `fonts-dejavu-core` provide them.
+pub fn missing_layout_fonts() -> Vec<&'static str> {
+    let mut fonts = CHROMIUM_FONTS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut missing: Vec<&'static str> = CHROMIUM_GENERIC_FAMILIES
+        .iter()
+        .map(|(_, family)| *family)
+        .filter(|family| fonts.collection.family_id(family).is_none())
+        .collect();
+    missing.dedup();
+    missing
+}
+
 fn chromium_fonts() -> FontContext {
     let mut collection = Collection::new(CollectionOptions {
         shared: false,
