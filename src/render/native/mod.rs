@@ -29,10 +29,9 @@ use std::time::{Duration, Instant};
 
 use crate::layout::{Layout, Viewport};
 use crate::page::PageSource;
-use crate::page::{Dom, Page, SerializeOptions, serialize};
+use crate::page::{Dom, Page, SerializeOptions};
 use crate::render::NODE_ID_ATTRIBUTE;
 use blitz_dom::{BULLET_FONT, DocumentConfig, FontContext, StyleThreading, UserAgentStylesheet};
-use blitz_html::HtmlDocument;
 use blitz_traits::shell::{ColorScheme, Viewport as BlitzViewport};
 use parley::fontique::{
     Blob, Collection, CollectionOptions, FontInfoOverride, GenericFamily, Script, SourceCache,
@@ -44,6 +43,7 @@ use url::Url;
 mod budget;
 mod chromium_ua;
 mod closed_details;
+mod document;
 mod estimate;
 mod image_boxes;
 mod line_breaks;
@@ -61,10 +61,11 @@ pub use stages::LayoutStage;
 use budget::{Answer, answer_within};
 use chromium_ua::chromium_compat_css;
 use closed_details::lay_out_closed_details_content;
+use document::build_document;
 use estimate::{LayoutPlan, drop_stylesheets, plan};
 use image_boxes::give_images_chromium_sizes;
 use read_boxes::{box_table_groups, read_layout};
-use scripts::non_ascii_scripts;
+use scripts::page_scripts;
 use stages::{StopSignal, Stopped, resolve_in_stages};
 use stylesheet_media::move_media_into_css;
 use svg_boxes::{box_svg_contents, give_svgs_natural_sizes};
@@ -183,17 +184,8 @@ pub fn lay_out_native_within(
     drop_unresolvable_urls(&mut copy, &base_url);
     lay_out_closed_details_content(&mut copy);
     give_svgs_natural_sizes(&mut copy);
-    let html = serialize(
-        &copy,
-        &SerializeOptions {
-            node_id_attribute: Some(NODE_ID_ATTRIBUTE),
-            base_href: source.base_href.as_deref(),
-        },
-    );
-    // Blitz sniffs for XHTML in the first line and in the root tag and then parses as XML,
-    // which turns a tag-soup page into nothing. Our copy is always HTML; a line break after
-    // the doctype keeps `<html xmlns="…xhtml">` (common in saved pages) out of that line.
-    let html = html.replacen("<!DOCTYPE html>", "<!DOCTYPE html>\n", 1);
+    // Blitz's own copy of the page is built from ours, tagged with our ids (`document`).
+    let base_href = source.base_href.clone();
     let stylesheets = Arc::new(WebRootStylesheets::new(
         source
             .web_root
@@ -211,8 +203,9 @@ pub fn lay_out_native_within(
         .stack_size(LAYOUT_STACK_BYTES)
         .spawn(move || {
             let layout = catch_unwind(AssertUnwindSafe(|| {
-                lay_out_html(
-                    &html,
+                lay_out_copy(
+                    &copy,
+                    base_href.as_deref(),
                     base_url,
                     stylesheets,
                     element_count,
@@ -271,19 +264,25 @@ fn drop_unresolvable_urls(dom: &mut Dom, base_url: &Url) {
     }
 }
 
-/// Parses, styles and lays out the tagged copy with Blitz and reads its boxes, unless `stop`
-/// is asked for first.
-fn lay_out_html(
-    html: &str,
+/// Builds Blitz's document of the copy, styles and lays it out, and reads its boxes, unless
+/// `stop` is asked for first.
+fn lay_out_copy(
+    copy: &Dom,
+    base_href: Option<&str>,
     base_url: Url,
     stylesheets: Arc<WebRootStylesheets>,
     element_count: usize,
     viewport: Viewport,
     stop: &StopSignal,
 ) -> Result<Layout, Stopped> {
-    let fonts = fonts_for_page(html);
-    let mut document = HtmlDocument::from_html(
-        html,
+    let options = SerializeOptions {
+        node_id_attribute: Some(NODE_ID_ATTRIBUTE),
+        base_href,
+    };
+    let fonts = fonts_for_page(page_scripts(copy, &options));
+    let mut document = build_document(
+        copy,
+        &options,
         DocumentConfig {
             viewport: Some(BlitzViewport::new(
                 viewport.width,
@@ -343,7 +342,7 @@ static CHROMIUM_FONTS: LazyLock<Mutex<FontContext>> =
     LazyLock::new(|| Mutex::new(chromium_fonts()));
 
 /// A copy of the shared font collection for one page, after filling in the fallback fonts of
-/// every script in the page's `html` that the collection had not met yet.
+/// every script of the page (`scripts`, [`page_scripts`]) that the collection had not met yet.
 ///
 /// Parley asks the collection for a script's fallback fonts at every change of script in a
 /// text (a list marker, or digits between words, are `Zyyy`; Japanese alternates `Hani`,
@@ -353,8 +352,7 @@ static CHROMIUM_FONTS: LazyLock<Mutex<FontContext>> =
 /// 21% of all instructions on the benchmark pages, and 0.25 M instructions per list marker.
 /// An untracked language gets the script's own answer, so asking once here for the script
 /// alone fills the entry every later copy finds: no font changes, only who asks and how often.
-fn fonts_for_page(html: &str) -> FontContext {
-    let scripts = non_ascii_scripts(html);
+fn fonts_for_page(scripts: Vec<Script>) -> FontContext {
     let mut fonts = CHROMIUM_FONTS
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -365,7 +363,7 @@ fn fonts_for_page(html: &str) -> FontContext {
     fonts.clone()
 }
 
-/// The scripts of ASCII text, which [`non_ascii_scripts`] leaves out: Latin letters, and
+/// The scripts of ASCII text, which [`page_scripts`] leaves out: Latin letters, and
 /// digits, spaces and punctuation (`Zyyy`, as are list markers).
 const ASCII_SCRIPTS: [Script; 2] = [Script::from_bytes(*b"Latn"), Script::COMMON];
 
