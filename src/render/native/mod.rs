@@ -15,24 +15,25 @@
 //!
 //! Bounds: a layout's memory is estimated before it starts and held to a budget (`estimate`,
 //! `budget`), and a layout past its time budget stops at the end of its current stage
-//! (`stages`), so no page's work outlives its call.
+//! (`stages`), so no page's work outlives its call (but freeing a finished page's document, on
+//! the layout thread before its next page: `layout_thread`).
 //!
-//! What calls Blitz lives in this file and in `stages` (the stages of `resolve`), `read_boxes`
-//! and `line_breaks` (its laid-out tree and Parley's lines) and `web_root` (the `NetProvider`), so
-//! moving to a newer Blitz changes those (and drops `stylesheet_media` once Blitz honours
+//! What calls Blitz lives in this file and in `document` (Blitz's tree, built from our copy),
+//! `stages` (the stages of `resolve`), `read_boxes` and `line_breaks` (its laid-out tree and
+//! Parley's lines) and `web_root` (the `NetProvider`), so moving to a newer Blitz changes those (and drops `stylesheet_media` once Blitz honours
 //! `media`). The other modules state what Chromium does that Blitz does not, in
 //! Blitz-independent terms (a DOM copy, a UA stylesheet, boxes computed from the DOM).
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::{Arc, LazyLock, Mutex, mpsc};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::layout::{Layout, Viewport};
 use crate::page::PageSource;
-use crate::page::{Dom, Page, SerializeOptions, serialize};
+use crate::page::{Dom, Page, SerializeOptions};
 use crate::render::NODE_ID_ATTRIBUTE;
-use blitz_dom::{BULLET_FONT, DocumentConfig, FontContext, StyleThreading, UserAgentStylesheet};
-use blitz_html::HtmlDocument;
+use blitz_dom::{
+    BULLET_FONT, BaseDocument, DocumentConfig, FontContext, StyleThreading, UserAgentStylesheet,
+};
 use blitz_traits::shell::{ColorScheme, Viewport as BlitzViewport};
 use parley::fontique::{
     Blob, Collection, CollectionOptions, FontInfoOverride, GenericFamily, Script, SourceCache,
@@ -44,8 +45,10 @@ use url::Url;
 mod budget;
 mod chromium_ua;
 mod closed_details;
+mod document;
 mod estimate;
 mod image_boxes;
+mod layout_thread;
 mod line_breaks;
 mod read_boxes;
 mod scripts;
@@ -58,24 +61,19 @@ pub use budget::{NATIVE_LAYOUT_BUDGET, NativeBudget, NativeLaidOut, WithoutStyle
 pub use estimate::{DEFAULT_LAYOUT_MEMORY_MIB, LAYOUT_MEMORY_MIB_RANGE, LayoutCost};
 pub use stages::LayoutStage;
 
-use budget::{Answer, answer_within};
+use budget::Answer;
 use chromium_ua::chromium_compat_css;
 use closed_details::lay_out_closed_details_content;
+use document::build_document;
 use estimate::{LayoutPlan, drop_stylesheets, plan};
 use image_boxes::give_images_chromium_sizes;
+use layout_thread::run_on_layout_thread;
 use read_boxes::{box_table_groups, read_layout};
-use scripts::non_ascii_scripts;
+use scripts::page_scripts;
 use stages::{StopSignal, Stopped, resolve_in_stages};
 use stylesheet_media::move_media_into_css;
 use svg_boxes::{box_svg_contents, give_svgs_natural_sizes};
 use web_root::{PAGE_HOST, WebRootStylesheets};
-
-/// Blitz recurses once per nesting level (style, box construction, Taffy), about 2.5 KiB of
-/// stack per level: an 8 MiB main-thread stack overflows between 3,000 and 4,000 nested
-/// `<div>`s, and a stack overflow aborts the process rather than panicking. `ParseLimits`
-/// allows 5,000 levels, so layout runs on a thread with room for several times that; the
-/// memory is reserved, and only touched by deep pages.
-const LAYOUT_STACK_BYTES: usize = 256 * 1024 * 1024;
 
 /// Why a page could not be laid out natively.
 #[derive(Debug, Error)]
@@ -146,7 +144,8 @@ pub fn lay_out_native(
 /// [`lay_out_native`] within a budget of the page's own. Memory: a page whose estimated layout
 /// exceeds `budget.memory_bytes` is laid out without its stylesheets when that brings it under
 /// (the result says so), and refused with [`NativeLayoutError::OverMemoryBudget`] otherwise.
-/// Time: Blitz runs on its own thread, so a panic is this page's error; past `budget.time` the
+/// Time: Blitz runs on the caller's layout thread (`layout_thread`), so a panic is this page's
+/// error; past `budget.time` the
 /// layout stops at the end of its current stage and the page fails with
 /// [`NativeLayoutError::TimedOut`], nothing of it left running.
 pub fn lay_out_native_within(
@@ -183,17 +182,8 @@ pub fn lay_out_native_within(
     drop_unresolvable_urls(&mut copy, &base_url);
     lay_out_closed_details_content(&mut copy);
     give_svgs_natural_sizes(&mut copy);
-    let html = serialize(
-        &copy,
-        &SerializeOptions {
-            node_id_attribute: Some(NODE_ID_ATTRIBUTE),
-            base_href: source.base_href.as_deref(),
-        },
-    );
-    // Blitz sniffs for XHTML in the first line and in the root tag and then parses as XML,
-    // which turns a tag-soup page into nothing. Our copy is always HTML; a line break after
-    // the doctype keeps `<html xmlns="…xhtml">` (common in saved pages) out of that line.
-    let html = html.replacen("<!DOCTYPE html>", "<!DOCTYPE html>\n", 1);
+    // Blitz's own copy of the page is built from ours, tagged with our ids (`document`).
+    let base_href = source.base_href.clone();
     let stylesheets = Arc::new(WebRootStylesheets::new(
         source
             .web_root
@@ -202,30 +192,28 @@ pub fn lay_out_native_within(
         cost.stylesheet_allowance(budget.memory_bytes),
     ));
     let element_count = page.dom.len();
-    let (sender, receiver) = mpsc::channel();
-    let stop = StopSignal::default();
-    let worker_stop = stop.clone();
     let started = Instant::now();
-    let worker = std::thread::Builder::new()
-        .name("blitz-layout".into())
-        .stack_size(LAYOUT_STACK_BYTES)
-        .spawn(move || {
-            let layout = catch_unwind(AssertUnwindSafe(|| {
-                lay_out_html(
-                    &html,
-                    base_url,
-                    stylesheets,
-                    element_count,
-                    viewport,
-                    &worker_stop,
-                )
-            }));
-            let _ = sender.send(layout);
-        })
-        .map_err(NativeLayoutError::Thread)?;
-    let answer = answer_within(&receiver, budget.time, &stop);
-    // The thread has answered and ends: once joined, nothing of this page runs any more.
-    let _ = worker.join();
+    let answer = run_on_layout_thread(
+        move |stop, reply| {
+            match lay_out_copy(
+                &copy,
+                base_href.as_deref(),
+                base_url,
+                stylesheets,
+                element_count,
+                viewport,
+                stop,
+            ) {
+                Ok((layout, document)) => {
+                    // Freeing Blitz's document is no part of the answer (`layout_thread`).
+                    reply.send(Ok(layout));
+                    drop(document);
+                }
+                Err(stopped) => reply.send(Err(stopped)),
+            }
+        },
+        budget.time,
+    )?;
     let mut layout = match answer {
         Answer::InTime(Ok(Ok(layout))) => layout,
         Answer::InTime(Err(payload)) | Answer::Late(Err(payload)) => {
@@ -271,19 +259,25 @@ fn drop_unresolvable_urls(dom: &mut Dom, base_url: &Url) {
     }
 }
 
-/// Parses, styles and lays out the tagged copy with Blitz and reads its boxes, unless `stop`
-/// is asked for first.
-fn lay_out_html(
-    html: &str,
+/// Builds Blitz's document of the copy, styles and lays it out, and reads its boxes (the
+/// document is returned to be freed after the answer), unless `stop` is asked for first.
+fn lay_out_copy(
+    copy: &Dom,
+    base_href: Option<&str>,
     base_url: Url,
     stylesheets: Arc<WebRootStylesheets>,
     element_count: usize,
     viewport: Viewport,
     stop: &StopSignal,
-) -> Result<Layout, Stopped> {
-    let fonts = fonts_for_page(html);
-    let mut document = HtmlDocument::from_html(
-        html,
+) -> Result<(Layout, BaseDocument), Stopped> {
+    let options = SerializeOptions {
+        node_id_attribute: Some(NODE_ID_ATTRIBUTE),
+        base_href,
+    };
+    let fonts = fonts_for_page(page_scripts(copy, &options));
+    let mut document = build_document(
+        copy,
+        &options,
         DocumentConfig {
             viewport: Some(BlitzViewport::new(
                 viewport.width,
@@ -305,7 +299,8 @@ fn lay_out_html(
         },
     );
     resolve_in_stages(&mut document, stop)?;
-    Ok(read_layout(&document, element_count, viewport))
+    let layout = read_layout(&document, element_count, viewport);
+    Ok((layout, document))
 }
 
 /// The URL relative references resolve against, as Chromium sees the page through the gate:
@@ -343,7 +338,7 @@ static CHROMIUM_FONTS: LazyLock<Mutex<FontContext>> =
     LazyLock::new(|| Mutex::new(chromium_fonts()));
 
 /// A copy of the shared font collection for one page, after filling in the fallback fonts of
-/// every script in the page's `html` that the collection had not met yet.
+/// every script of the page (`scripts`, [`page_scripts`]) that the collection had not met yet.
 ///
 /// Parley asks the collection for a script's fallback fonts at every change of script in a
 /// text (a list marker, or digits between words, are `Zyyy`; Japanese alternates `Hani`,
@@ -353,8 +348,7 @@ static CHROMIUM_FONTS: LazyLock<Mutex<FontContext>> =
 /// 21% of all instructions on the benchmark pages, and 0.25 M instructions per list marker.
 /// An untracked language gets the script's own answer, so asking once here for the script
 /// alone fills the entry every later copy finds: no font changes, only who asks and how often.
-fn fonts_for_page(html: &str) -> FontContext {
-    let scripts = non_ascii_scripts(html);
+fn fonts_for_page(scripts: Vec<Script>) -> FontContext {
     let mut fonts = CHROMIUM_FONTS
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -365,7 +359,7 @@ fn fonts_for_page(html: &str) -> FontContext {
     fonts.clone()
 }
 
-/// The scripts of ASCII text, which [`non_ascii_scripts`] leaves out: Latin letters, and
+/// The scripts of ASCII text, which [`page_scripts`] leaves out: Latin letters, and
 /// digits, spaces and punctuation (`Zyyy`, as are list markers).
 const ASCII_SCRIPTS: [Script; 2] = [Script::from_bytes(*b"Latn"), Script::COMMON];
 

@@ -6,29 +6,68 @@ use icu_properties::props::Script as UnicodeScript;
 use icu_properties::{CodePointMapData, PropertyNamesShort};
 use parley::fontique::Script;
 
-/// The scripts of `text`'s non-ASCII characters, each once, in order of first use. ASCII is
-/// Latin and common punctuation, which every page has; skipping it keeps this pass to a few
-/// microseconds on an English page.
-pub(super) fn non_ascii_scripts(text: &str) -> Vec<Script> {
-    let scripts = const { CodePointMapData::<UnicodeScript>::new() };
-    let names = const { PropertyNamesShort::<UnicodeScript>::new() };
-    let mut seen: Vec<UnicodeScript> = Vec::new();
-    let mut rest = text;
-    while let Some(start) = first_non_ascii(rest.as_bytes()) {
-        let mut chars = rest[start..].chars();
-        let Some(character) = chars.next() else {
-            break;
-        };
-        let script = scripts.get(character);
-        if !seen.contains(&script) {
-            seen.push(script);
+use crate::page::{Dom, MarkupSink, NodeId, SerializeOptions, write_markup};
+
+/// The scripts of the non-ASCII characters of a page's copy as Blitz reads it (`write_markup`
+/// with `options`: names, attribute values and text, in document order), each once, in order of
+/// first use. ASCII is Latin and common punctuation, which every page has; skipping it keeps
+/// this pass to a few microseconds on an English page.
+pub(super) fn page_scripts(copy: &Dom, options: &SerializeOptions) -> Vec<Script> {
+    let mut seen = ScriptsSeen::default();
+    write_markup(copy, options, &mut seen);
+    seen.scripts()
+}
+
+/// The scripts met so far, in order of first use.
+#[derive(Default)]
+struct ScriptsSeen(Vec<UnicodeScript>);
+
+impl ScriptsSeen {
+    fn add(&mut self, text: &str) {
+        let scripts = const { CodePointMapData::<UnicodeScript>::new() };
+        let mut rest = text;
+        while let Some(start) = first_non_ascii(rest.as_bytes()) {
+            let mut chars = rest[start..].chars();
+            let Some(character) = chars.next() else {
+                break;
+            };
+            let script = scripts.get(character);
+            if !self.0.contains(&script) {
+                self.0.push(script);
+            }
+            rest = chars.as_str();
         }
-        rest = chars.as_str();
     }
-    seen.into_iter()
-        .filter_map(|script| names.get(script))
-        .filter_map(|name| Script::parse(name).ok())
-        .collect()
+
+    fn scripts(self) -> Vec<Script> {
+        let names = const { PropertyNamesShort::<UnicodeScript>::new() };
+        self.0
+            .into_iter()
+            .filter_map(|script| names.get(script))
+            .filter_map(|name| Script::parse(name).ok())
+            .collect()
+    }
+}
+
+impl MarkupSink for ScriptsSeen {
+    fn start_tag<'a>(
+        &mut self,
+        tag: &str,
+        attributes: impl Iterator<Item = (&'a str, &'a str)>,
+        _tagged: Option<(&str, NodeId)>,
+    ) {
+        self.add(tag);
+        for (name, value) in attributes {
+            self.add(name);
+            self.add(value);
+        }
+    }
+
+    fn text(&mut self, text: &str, _raw: bool) {
+        self.add(text);
+    }
+
+    fn end_tag(&mut self, _tag: &str) {}
 }
 
 /// Where the first non-ASCII byte is: a word at a time through ASCII (`<[u8]>::is_ascii`),
@@ -53,7 +92,9 @@ mod tests {
     use super::*;
 
     fn names(text: &str) -> Vec<String> {
-        non_ascii_scripts(text)
+        let mut seen = ScriptsSeen::default();
+        seen.add(text);
+        seen.scripts()
             .iter()
             .map(|script| script.as_str().to_string())
             .collect()
