@@ -158,6 +158,7 @@ impl Scorer {
             smooth,
             content_floor,
             algorithm: Algorithm::Fast,
+            main_text: defaults.main_text.clone(),
         }
         .check()
         .map_err(|error| PyValueError::new_err(error.to_string()))?;
