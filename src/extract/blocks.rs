@@ -76,13 +76,16 @@ pub(super) fn block_features(
         .map(|facts| (facts.templateness, facts.words))
         .collect();
     by_templateness.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // Words of the paragraphs before each position of the sorted list: a rank is one lookup.
+    let words_before: Vec<usize> = std::iter::once(0)
+        .chain(by_templateness.iter().scan(0, |sum, (_, words)| {
+            *sum += words;
+            Some(*sum)
+        }))
+        .collect();
     let rank = |templateness: f64| {
-        let lower: usize = by_templateness
-            .iter()
-            .take_while(|(other, _)| *other < templateness)
-            .map(|(_, words)| words)
-            .sum();
-        lower as f64 / total_words.max(1) as f64
+        let lower = by_templateness.partition_point(|(other, _)| *other < templateness);
+        words_before[lower] as f64 / total_words.max(1) as f64
     };
     facts
         .iter()

@@ -233,30 +233,11 @@ fn choose_by_model(
     if !probability.iter().any(|&p| p >= cut) {
         return None;
     }
-    let mut gain = vec![0.0f64; dom.len()];
-    for (facts, &p) in facts.iter().zip(probability) {
-        gain[facts.anchor.index()] += facts.words as f64 * (p - cut);
-    }
-    for id in dom.ids().rev() {
-        if let Some(parent) = dom.element(id).parent {
-            gain[parent.index()] += gain[id.index()];
-        }
-    }
-    let container = dom
-        .ids()
-        .max_by(|a, b| {
-            gain[a.index()]
-                .total_cmp(&gain[b.index()])
-                .then(a.0.cmp(&b.0))
-        })
-        .filter(|id| gain[id.index()] > 0.0)?;
-    let own = gain[container.index()];
-    let mut parts = vec![container];
-    if let Some(parent) = dom.element(container).parent {
-        parts.extend(dom.element_children(parent).filter(|&sibling| {
-            sibling != container && gain[sibling.index()] >= SIBLING_SHARE * own
-        }));
-    }
+    let gain = subtree_gains(dom, facts, |index, facts| {
+        facts.words as f64 * (probability[index] - cut)
+    });
+    let container = heaviest_subtree(dom, &gain)?;
+    let parts = with_strong_siblings(dom, container, &gain);
     let main: Vec<usize> = (0..facts.len())
         .filter(|&index| probability[index] >= cut)
         .filter(|&index| {
@@ -369,14 +350,37 @@ fn main_container(
     dom: &Dom,
     facts: &[ParagraphFacts],
     is_main: &dyn Fn(&ParagraphFacts) -> bool,
-) -> Option<(NodeId, Vec<i64>)> {
+) -> Option<(NodeId, Vec<f64>)> {
     if !facts.iter().any(is_main) {
         return None;
     }
-    let mut gain = vec![0i64; dom.len()];
-    for facts in facts {
-        let words = facts.words as i64;
-        gain[facts.anchor.index()] += if is_main(facts) { words } else { -words };
+    let gain = subtree_gains(dom, facts, |_, facts| {
+        let words = facts.words as f64;
+        if is_main(facts) { words } else { -words }
+    });
+    // Accepted text sharing its element with more rejected text (a page whose body holds bare
+    // text runs) nets nothing anywhere: the largest accepted paragraph's element holds it.
+    heaviest_subtree(dom, &gain)
+        .or_else(|| {
+            facts
+                .iter()
+                .filter(|facts| is_main(facts))
+                .max_by_key(|facts| facts.words)
+                .map(|facts| facts.anchor)
+        })
+        .map(|container| (container, gain))
+}
+
+/// Each element's subtree total of its paragraphs' `weight` (of the paragraph's index and
+/// facts; a paragraph counts at its anchor).
+fn subtree_gains(
+    dom: &Dom,
+    facts: &[ParagraphFacts],
+    weight: impl Fn(usize, &ParagraphFacts) -> f64,
+) -> Vec<f64> {
+    let mut gain = vec![0.0f64; dom.len()];
+    for (index, facts) in facts.iter().enumerate() {
+        gain[facts.anchor.index()] += weight(index, facts);
     }
     // Children come after their parent in document order: sum subtrees bottom-up.
     for id in dom.ids().rev() {
@@ -384,20 +388,19 @@ fn main_container(
             gain[parent.index()] += gain[id.index()];
         }
     }
-    let best = dom
-        .ids()
-        .max_by_key(|id| (gain[id.index()], id.0))
-        .filter(|id| gain[id.index()] > 0);
-    // Accepted text sharing its element with more rejected text (a page whose body holds bare
-    // text runs) nets nothing anywhere: the largest accepted paragraph's element holds it.
-    best.or_else(|| {
-        facts
-            .iter()
-            .filter(|facts| is_main(facts))
-            .max_by_key(|facts| facts.words)
-            .map(|facts| facts.anchor)
-    })
-    .map(|container| (container, gain))
+    gain
+}
+
+/// The element of largest positive subtree gain, the deepest on ties; `None` when none is
+/// positive.
+fn heaviest_subtree(dom: &Dom, gain: &[f64]) -> Option<NodeId> {
+    dom.ids()
+        .max_by(|a, b| {
+            gain[a.index()]
+                .total_cmp(&gain[b.index()])
+                .then(a.0.cmp(&b.0))
+        })
+        .filter(|id| gain[id.index()] > 0.0)
 }
 
 /// A share of the container's net words a sibling must reach to join the main text.
@@ -406,12 +409,12 @@ const SIBLING_SHARE: f64 = 0.25;
 /// The container and those of its siblings whose own net article words reach [`SIBLING_SHARE`]
 /// of its own: an article split across sibling blocks, with a share bar or an advertisement
 /// between the parts, that the maximum-weight subtree alone cuts in two.
-fn with_strong_siblings(dom: &Dom, container: NodeId, gain: &[i64]) -> Vec<NodeId> {
+fn with_strong_siblings(dom: &Dom, container: NodeId, gain: &[f64]) -> Vec<NodeId> {
     let mut parts = vec![container];
-    let own = gain[container.index()].max(1) as f64;
+    let own = gain[container.index()].max(1.0);
     if let Some(parent) = dom.element(container).parent {
         parts.extend(dom.element_children(parent).filter(|&sibling| {
-            sibling != container && gain[sibling.index()] as f64 >= SIBLING_SHARE * own
+            sibling != container && gain[sibling.index()] >= SIBLING_SHARE * own
         }));
     }
     parts
