@@ -48,6 +48,7 @@ mod estimate;
 mod image_boxes;
 mod line_breaks;
 mod read_boxes;
+mod reveal;
 mod scripts;
 mod stages;
 mod stylesheet_media;
@@ -64,6 +65,7 @@ use closed_details::lay_out_closed_details_content;
 use estimate::{LayoutPlan, drop_stylesheets, plan};
 use image_boxes::give_images_chromium_sizes;
 use read_boxes::{box_table_groups, read_layout};
+use reveal::{Reveal, what_to_reveal, words_and_shown_words};
 use scripts::non_ascii_scripts;
 use stages::{StopSignal, Stopped, resolve_in_stages};
 use stylesheet_media::move_media_into_css;
@@ -149,11 +151,38 @@ pub fn lay_out_native(
 /// Time: Blitz runs on its own thread, so a panic is this page's error; past `budget.time` the
 /// layout stops at the end of its current stage and the page fails with
 /// [`NativeLayoutError::TimedOut`], nothing of it left running.
+///
+/// A page whose layout shows under a fifth of its text, hidden until scripts would show it, is
+/// laid out again with what those scripts reveal (`reveal`), and that layout kept when it shows
+/// more.
 pub fn lay_out_native_within(
     page: &Page,
     source: &PageSource,
     viewport: Viewport,
     budget: &NativeBudget,
+) -> Result<NativeLaidOut, NativeLayoutError> {
+    let as_served = lay_out_pass(page, source, viewport, budget, None)?;
+    let Some(reveal) = what_to_reveal(&page.dom, &as_served.layout) else {
+        return Ok(as_served);
+    };
+    match lay_out_pass(page, source, viewport, budget, Some(reveal)) {
+        Ok(revealed)
+            if words_and_shown_words(&page.dom, &revealed.layout).1
+                > words_and_shown_words(&page.dom, &as_served.layout).1 =>
+        {
+            Ok(revealed)
+        }
+        _ => Ok(as_served),
+    }
+}
+
+/// One layout of the page: as served, or with what its scripts would reveal.
+fn lay_out_pass(
+    page: &Page,
+    source: &PageSource,
+    viewport: Viewport,
+    budget: &NativeBudget,
+    reveal: Option<Reveal>,
 ) -> Result<NativeLaidOut, NativeLayoutError> {
     if page.dom.is_empty() {
         return Err(NativeLayoutError::EmptyPage);
@@ -217,6 +246,7 @@ pub fn lay_out_native_within(
                     stylesheets,
                     element_count,
                     viewport,
+                    reveal,
                     &worker_stop,
                 )
             }));
@@ -279,6 +309,7 @@ fn lay_out_html(
     stylesheets: Arc<WebRootStylesheets>,
     element_count: usize,
     viewport: Viewport,
+    reveal: Option<Reveal>,
     stop: &StopSignal,
 ) -> Result<Layout, Stopped> {
     let fonts = fonts_for_page(html);
@@ -294,10 +325,13 @@ fn lay_out_html(
             base_url: Some(base_url.to_string()),
             net_provider: Some(stylesheets),
             font_ctx: Some(fonts),
-            ua_stylesheets: vec![
+            ua_stylesheets: [
                 UserAgentStylesheet::default_sheet(),
                 CHROMIUM_COMPAT.clone(),
-            ],
+            ]
+            .into_iter()
+            .chain(reveal.map(|reveal| REVEAL[reveal as usize].clone()))
+            .collect(),
             // One page per thread: callers parallelise over pages, and Stylo's shared pool
             // panics when two documents resolve on it at once.
             style_threading: StyleThreading::Sequential,
@@ -332,6 +366,12 @@ fn document_base_url(page: &Page, source: &PageSource) -> Url {
         .filter(|base| !base.cannot_be_a_base())
         .unwrap_or(served)
 }
+
+/// What a page's scripts would show (see [`reveal`]), in the order of [`Reveal`]'s variants.
+static REVEAL: LazyLock<[UserAgentStylesheet; 2]> = LazyLock::new(|| {
+    [Reveal::Scripted, Reveal::ScriptedAndFaded]
+        .map(|reveal| UserAgentStylesheet::parse(reveal.css()))
+});
 
 /// Chromium's user-agent behaviour that Blitz's own sheet lacks (see [`chromium_compat_css`]).
 static CHROMIUM_COMPAT: LazyLock<UserAgentStylesheet> =
