@@ -153,19 +153,24 @@ pub fn lay_out_native(
 /// [`NativeLayoutError::TimedOut`], nothing of it left running.
 ///
 /// A page whose layout shows under a fifth of its text, hidden until scripts would show it, is
-/// laid out again with what those scripts reveal (`reveal`), and that layout kept when it shows
-/// more.
+/// laid out again with what those scripts reveal (`reveal`), in what is left of the time
+/// budget, and that layout kept when it shows more.
 pub fn lay_out_native_within(
     page: &Page,
     source: &PageSource,
     viewport: Viewport,
     budget: &NativeBudget,
 ) -> Result<NativeLaidOut, NativeLayoutError> {
+    let started = Instant::now();
     let as_served = lay_out_pass(page, source, viewport, budget, None)?;
     let Some(reveal) = what_to_reveal(&page.dom, &as_served.layout) else {
         return Ok(as_served);
     };
-    match lay_out_pass(page, source, viewport, budget, Some(reveal)) {
+    let left = NativeBudget {
+        time: budget.time.saturating_sub(started.elapsed()),
+        ..*budget
+    };
+    match lay_out_pass(page, source, viewport, &left, Some(reveal)) {
         Ok(revealed)
             if words_and_shown_words(&page.dom, &revealed.layout).1
                 > words_and_shown_words(&page.dom, &as_served.layout).1 =>
