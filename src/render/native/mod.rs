@@ -375,7 +375,7 @@ fn document_base_url(page: &Page, source: &PageSource) -> Url {
 /// What a page's scripts would show (see [`reveal`]), in the order of [`Reveal`]'s variants.
 static REVEAL: LazyLock<[UserAgentStylesheet; 2]> = LazyLock::new(|| {
     [Reveal::Scripted, Reveal::ScriptedAndFaded]
-        .map(|reveal| UserAgentStylesheet::parse(reveal.css()))
+        .map(|reveal| UserAgentStylesheet::parse(&reveal.css()))
 });
 
 /// Chromium's user-agent behaviour that Blitz's own sheet lacks (see [`chromium_compat_css`]).

@@ -39,10 +39,10 @@ pub(super) enum Reveal {
 
 impl Reveal {
     /// The user-agent sheet of this reveal.
-    pub(super) fn css(self) -> &'static str {
+    pub(super) fn css(self) -> String {
         match self {
-            Reveal::Scripted => SCRIPTED_CSS,
-            Reveal::ScriptedAndFaded => SCRIPTED_AND_FADED_CSS,
+            Reveal::Scripted => SCRIPTED_CSS.to_string(),
+            Reveal::ScriptedAndFaded => format!("{SCRIPTED_CSS}{FADED_CSS}"),
         }
     }
 }
@@ -51,10 +51,7 @@ const SCRIPTED_CSS: &str = "\
 html, body { display: block !important; visibility: visible !important; }\n\
 noscript, [hidden][id^=\"S:\"] { display: block !important; }\n";
 
-const SCRIPTED_AND_FADED_CSS: &str = "\
-html, body { display: block !important; visibility: visible !important; }\n\
-noscript, [hidden][id^=\"S:\"] { display: block !important; }\n\
-* { visibility: visible !important; }\n";
+const FADED_CSS: &str = "* { visibility: visible !important; }\n";
 
 /// Share of the page's words one `visibility: hidden` element must hold for everything to be
 /// faded in.
