@@ -51,6 +51,7 @@ mod image_boxes;
 mod layout_thread;
 mod line_breaks;
 mod read_boxes;
+mod reveal;
 mod scripts;
 mod stages;
 mod stylesheet_media;
@@ -69,6 +70,7 @@ use estimate::{LayoutPlan, drop_stylesheets, plan};
 use image_boxes::give_images_chromium_sizes;
 use layout_thread::run_on_layout_thread;
 use read_boxes::{box_table_groups, read_layout};
+use reveal::{Reveal, what_to_reveal, words_and_shown_words};
 use scripts::page_scripts;
 use stages::{StopSignal, Stopped, resolve_in_stages};
 use stylesheet_media::move_media_into_css;
@@ -148,11 +150,43 @@ pub fn lay_out_native(
 /// error; past `budget.time` the
 /// layout stops at the end of its current stage and the page fails with
 /// [`NativeLayoutError::TimedOut`], nothing of it left running.
+///
+/// A page whose layout shows under a fifth of its text, hidden until scripts would show it, is
+/// laid out again with what those scripts reveal (`reveal`), in what is left of the time
+/// budget, and that layout kept when it shows more.
 pub fn lay_out_native_within(
     page: &Page,
     source: &PageSource,
     viewport: Viewport,
     budget: &NativeBudget,
+) -> Result<NativeLaidOut, NativeLayoutError> {
+    let started = Instant::now();
+    let as_served = lay_out_pass(page, source, viewport, budget, None)?;
+    let Some(reveal) = what_to_reveal(&page.dom, &as_served.layout) else {
+        return Ok(as_served);
+    };
+    let left = NativeBudget {
+        time: budget.time.saturating_sub(started.elapsed()),
+        ..*budget
+    };
+    match lay_out_pass(page, source, viewport, &left, Some(reveal)) {
+        Ok(revealed)
+            if words_and_shown_words(&page.dom, &revealed.layout).1
+                > words_and_shown_words(&page.dom, &as_served.layout).1 =>
+        {
+            Ok(revealed)
+        }
+        _ => Ok(as_served),
+    }
+}
+
+/// One layout of the page: as served, or with what its scripts would reveal.
+fn lay_out_pass(
+    page: &Page,
+    source: &PageSource,
+    viewport: Viewport,
+    budget: &NativeBudget,
+    reveal: Option<Reveal>,
 ) -> Result<NativeLaidOut, NativeLayoutError> {
     if page.dom.is_empty() {
         return Err(NativeLayoutError::EmptyPage);
@@ -184,13 +218,16 @@ pub fn lay_out_native_within(
     give_svgs_natural_sizes(&mut copy);
     // Blitz's own copy of the page is built from ours, tagged with our ids (`document`).
     let base_href = source.base_href.clone();
-    let stylesheets = Arc::new(WebRootStylesheets::new(
-        source
-            .web_root
-            .as_deref()
-            .filter(|_| without_stylesheets.is_none()),
-        cost.stylesheet_allowance(budget.memory_bytes),
-    ));
+    let stylesheets = PageStylesheets {
+        web_root: Arc::new(WebRootStylesheets::new(
+            source
+                .web_root
+                .as_deref()
+                .filter(|_| without_stylesheets.is_none()),
+            cost.stylesheet_allowance(budget.memory_bytes),
+        )),
+        reveal,
+    };
     let element_count = page.dom.len();
     let started = Instant::now();
     let answer = run_on_layout_thread(
@@ -259,13 +296,20 @@ fn drop_unresolvable_urls(dom: &mut Dom, base_url: &Url) {
     }
 }
 
+/// The sheets a page is styled with besides its own `<style>`s: its linked ones (from the web
+/// root only) and, with the user agent's, what its scripts would reveal.
+struct PageStylesheets {
+    web_root: Arc<WebRootStylesheets>,
+    reveal: Option<Reveal>,
+}
+
 /// Builds Blitz's document of the copy, styles and lays it out, and reads its boxes (the
 /// document is returned to be freed after the answer), unless `stop` is asked for first.
 fn lay_out_copy(
     copy: &Dom,
     base_href: Option<&str>,
     base_url: Url,
-    stylesheets: Arc<WebRootStylesheets>,
+    stylesheets: PageStylesheets,
     element_count: usize,
     viewport: Viewport,
     stop: &StopSignal,
@@ -286,12 +330,19 @@ fn lay_out_copy(
                 ColorScheme::Light,
             )),
             base_url: Some(base_url.to_string()),
-            net_provider: Some(stylesheets),
+            net_provider: Some(stylesheets.web_root),
             font_ctx: Some(fonts),
-            ua_stylesheets: vec![
+            ua_stylesheets: [
                 UserAgentStylesheet::default_sheet(),
                 CHROMIUM_COMPAT.clone(),
-            ],
+            ]
+            .into_iter()
+            .chain(
+                stylesheets
+                    .reveal
+                    .map(|reveal| REVEAL[reveal as usize].clone()),
+            )
+            .collect(),
             // One page per thread: callers parallelise over pages, and Stylo's shared pool
             // panics when two documents resolve on it at once.
             style_threading: StyleThreading::Sequential,
@@ -331,6 +382,12 @@ fn document_base_url(page: &Page, source: &PageSource) -> Url {
 /// Chromium's user-agent behaviour that Blitz's own sheet lacks (see [`chromium_compat_css`]).
 static CHROMIUM_COMPAT: LazyLock<UserAgentStylesheet> =
     LazyLock::new(|| UserAgentStylesheet::parse(&chromium_compat_css()));
+
+/// What a page's scripts would show (see [`reveal`]), in the order of [`Reveal`]'s variants.
+static REVEAL: LazyLock<[UserAgentStylesheet; 2]> = LazyLock::new(|| {
+    [Reveal::Scripted, Reveal::ScriptedAndFaded]
+        .map(|reveal| UserAgentStylesheet::parse(&reveal.css()))
+});
 
 /// Discovering system fonts and registering aliases costs milliseconds; each page gets a clone
 /// of the finished collection.
