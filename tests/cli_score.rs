@@ -122,10 +122,20 @@ fn an_article_scored_just_above_the_threshold_is_still_the_main_text_with_commen
     let cache = tempfile::tempdir().expect("temp dir");
     let page = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/datasets/labeled/dragnet/HTML/304.html");
-    let output = succeed(pagelevel(cache.path()).arg("score").arg(page));
+    let output = succeed(pagelevel(cache.path()).arg("score").arg(&page));
     let scored: Value = serde_json::from_slice(&output.stdout).expect("JSON");
     let main = scored["main_text"].as_str().expect("main_text");
     let comments = scored["comments"].as_str().expect("comments");
+    // `--format main-and-comments`: the article, then its discussion.
+    let output = succeed(
+        pagelevel(cache.path())
+            .args(["score", "--format", "main-and-comments"])
+            .arg(&page),
+    );
+    assert_eq!(
+        String::from_utf8(output.stdout).expect("UTF-8"),
+        format!("{main}\n\n{comments}\n")
+    );
     assert!(
         main.starts_with("The Week: July 20, 2012\n\nRand and I are back home this week"),
         "the linked headline, then the post: {main}"

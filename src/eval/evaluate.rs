@@ -289,6 +289,10 @@ impl PageRuns {
             output: OutputScores {
                 content: TextScore::of(&self.texts.content, &gold.main_text),
                 main: TextScore::of(&self.texts.main, &gold.main_text),
+                main_and_comments: TextScore::of(
+                    &format!("{}\n\n{}", self.texts.main, self.texts.comments),
+                    &gold.main_text,
+                ),
                 comments: gold
                     .comments
                     .as_ref()

@@ -304,6 +304,10 @@ fn dataset_reports(
             let outputs = [
                 ("pagelevel content_text", &evaluation.output.content),
                 ("pagelevel main_text", &evaluation.output.main),
+                (
+                    "pagelevel main_text+comments",
+                    &evaluation.output.main_and_comments,
+                ),
             ];
             let external = externals
                 .iter()
@@ -336,11 +340,13 @@ fn dataset_reports(
         let mut output = BTreeMap::new();
         let mut content = TextTotals::default();
         let mut main = TextTotals::default();
+        let mut main_and_comments = TextTotals::default();
         let mut comments = TextTotals::default();
         let mut external = vec![TextTotals::default(); externals.len()];
         for evaluation in &evaluations {
             content.add(&evaluation.output.content);
             main.add(&evaluation.output.main);
+            main_and_comments.add(&evaluation.output.main_and_comments);
             if let Some(page) = &evaluation.output.comments {
                 comments.add(page);
             }
@@ -350,6 +356,10 @@ fn dataset_reports(
         }
         output.insert("pagelevel content_text".to_string(), content.report());
         output.insert("pagelevel main_text".to_string(), main.report());
+        output.insert(
+            "pagelevel main_text+comments".to_string(),
+            main_and_comments.report(),
+        );
         if comments.report().pages > 0 {
             // Against the gold comments, on the pages that have some.
             output.insert("pagelevel comments".to_string(), comments.report());

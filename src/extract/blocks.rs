@@ -15,7 +15,7 @@ use crate::text::word_tokens;
 pub type BlockFeatures = [f64; BLOCK_FEATURE_COUNT];
 
 /// How many features a paragraph has.
-pub const BLOCK_FEATURE_COUNT: usize = 25;
+pub const BLOCK_FEATURE_COUNT: usize = 28;
 
 /// The features' names, as the model file and its card list them.
 pub const BLOCK_FEATURE_NAMES: [&str; BLOCK_FEATURE_COUNT] = [
@@ -44,7 +44,16 @@ pub const BLOCK_FEATURE_NAMES: [&str; BLOCK_FEATURE_COUNT] = [
     "next_link_density",
     "below_headline",
     "has_headline",
+    "long_without_sentences",
+    "separated_list",
+    "log_link_words",
 ];
+
+/// A paragraph this long without a sentence end is not prose.
+const LONG_PARAGRAPH_WORDS: usize = 20;
+
+/// A paragraph this long with a separator every few words is a list of names, tags or links.
+const LIST_WORDS: usize = 10;
 
 /// A line of text is about this many CSS px high (16 px type, normal line height).
 const LINE_HEIGHT_PX: f64 = 20.0;
@@ -138,6 +147,17 @@ pub(super) fn block_features(
                 next.map_or(0.0, link_density),
                 below_headline,
                 flag(headline_top.is_some()),
+                // Flags, not ratios: a ratio's effect is not monotone (a caption "Getty." ends
+                // a sentence every word), and the model is linear.
+                flag(
+                    paragraph.words >= LONG_PARAGRAPH_WORDS
+                        && sentences_per_word(&paragraph.text, paragraph.words) < 0.01,
+                ),
+                flag(
+                    paragraph.words >= LIST_WORDS
+                        && separators_per_word(&paragraph.text, paragraph.words) >= 0.3,
+                ),
+                (1.0 + paragraph.link_words as f64).ln(),
             ]
         })
         .collect()
@@ -156,6 +176,42 @@ fn ends_a_sentence(text: &str) -> bool {
     text.trim_end()
         .trim_end_matches(['"', '\'', '”', '’', '»', ')'])
         .ends_with(['.', '!', '?', '…', '。', '！', '？', ':'])
+}
+
+/// Sentence ends (a terminator followed by a space or the end) per word, at most 1: running
+/// text has one every 10–30 words, a list of names or tags none.
+fn sentences_per_word(text: &str, words: usize) -> f64 {
+    let mut ends = 0usize;
+    let mut characters = text.chars().peekable();
+    while let Some(character) = characters.next() {
+        let is_terminator = matches!(character, '.' | '!' | '?' | '…' | '。' | '！' | '？');
+        // Full-width terminators end a sentence without a following space.
+        let full_width = matches!(character, '。' | '！' | '？');
+        if is_terminator
+            && (full_width
+                || characters.peek().is_none_or(|next| {
+                    next.is_whitespace() || matches!(next, '"' | '”' | '’' | '»' | ')')
+                }))
+        {
+            ends += 1;
+        }
+    }
+    (ends as f64 / words.max(1) as f64).min(1.0)
+}
+
+/// List separators (`,` `;` `|` `·` `•` `/` and their full-width forms) per word, at most 1: a
+/// comma every few words is a list of names, tags or links, not prose.
+fn separators_per_word(text: &str, words: usize) -> f64 {
+    let separators = text
+        .chars()
+        .filter(|character| {
+            matches!(
+                character,
+                ',' | ';' | '|' | '·' | '•' | '/' | '、' | '，' | '；'
+            )
+        })
+        .count();
+    (separators as f64 / words.max(1) as f64).min(1.0)
 }
 
 /// The page's headline: the first `<h1>` sharing a word with the title, else the first `<h1>`.
@@ -242,6 +298,19 @@ mod tests {
         assert!(ends_a_sentence("He said “stay home.”"));
         assert!(ends_a_sentence("雨が降った。"));
         assert!(!ends_a_sentence("Read more"));
+    }
+
+    #[test]
+    fn prose_has_sentences_and_a_list_of_names_has_separators() {
+        let prose = "It rained all night. The river rose, and by dawn it was over the road.";
+        let names = "KuroKitsune, Senpaku, jennyjenka, nicarose24, fixatro, Sky_King";
+        assert!(sentences_per_word(prose, 15) > 0.1);
+        assert_eq!(sentences_per_word(names, 6), 0.0);
+        assert!(separators_per_word(names, 6) > 0.8);
+        assert!(separators_per_word(prose, 15) < 0.1);
+        // Version numbers and URLs are not sentence ends.
+        assert_eq!(sentences_per_word("Firefox 3.6 at example.org", 4), 0.0);
+        assert!(sentences_per_word("雨が降った。風も吹いた。", 1) == 1.0);
     }
 
     #[test]

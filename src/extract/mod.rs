@@ -320,7 +320,12 @@ fn paragraph_facts(
     let mut link_words = 0;
     let mut weighted_templateness = 0.0;
     for &(parent, text) in &paragraph.pieces {
-        let count = text.split_whitespace().count();
+        // A separator between links ("," "|" "·") is no word: counted, it halves a link
+        // list's link share.
+        let count = text
+            .split_whitespace()
+            .filter(|token| token.chars().any(char::is_alphanumeric))
+            .count();
         words += count;
         if in_link[parent.index()] {
             link_words += count;

@@ -22,7 +22,8 @@ const SHIPPED: &str = include_str!("../../models/main-text.json");
 pub struct MainTextModel {
     /// [`MAIN_TEXT_MODEL_VERSION`] of the writer.
     pub version: u32,
-    /// The features' names, in order: a file for other features is refused.
+    /// The features' names, in order: any of this pagelevel's features (a file written before a
+    /// feature was added keeps working); a file naming another feature is refused.
     pub features: Vec<String>,
     /// Per feature: the training mean subtracted before weighting.
     pub mean: Vec<f64>,
@@ -39,6 +40,9 @@ pub struct MainTextModel {
     pub selection: Selection,
     /// How the model was trained, for its card.
     pub training: MainTextTraining,
+    /// Where each of `features` sits in [`BlockFeatures`] (derived on reading).
+    #[serde(skip)]
+    positions: Vec<usize>,
 }
 
 /// Which of the paragraphs at or above the cut make the main text.
@@ -78,6 +82,33 @@ pub enum MainTextModelError {
 }
 
 impl MainTextModel {
+    /// A model over every one of this pagelevel's features, fitted with these standardisation
+    /// values, weights and intercept.
+    pub fn over_all_features(
+        mean: Vec<f64>,
+        scale: Vec<f64>,
+        weights: Vec<f64>,
+        intercept: f64,
+        cut: f64,
+        training: MainTextTraining,
+    ) -> MainTextModel {
+        MainTextModel {
+            version: MAIN_TEXT_MODEL_VERSION,
+            features: BLOCK_FEATURE_NAMES
+                .iter()
+                .map(|name| name.to_string())
+                .collect(),
+            mean,
+            scale,
+            weights,
+            intercept,
+            cut,
+            selection: Selection::default(),
+            training,
+            positions: (0..BLOCK_FEATURE_COUNT).collect(),
+        }
+    }
+
     /// The model shipped with pagelevel.
     pub fn shipped() -> &'static MainTextModel {
         static MODEL: OnceLock<MainTextModel> = OnceLock::new();
@@ -88,8 +119,9 @@ impl MainTextModel {
 
     /// Reads and checks a model file's JSON.
     pub fn from_json(json: &str) -> Result<MainTextModel, MainTextModelError> {
-        let model: MainTextModel = serde_json::from_str(json)?;
+        let mut model: MainTextModel = serde_json::from_str(json)?;
         model.validate()?;
+        model.positions = feature_positions(&model.features)?;
         Ok(model)
     }
 
@@ -101,21 +133,15 @@ impl MainTextModel {
                 self.version
             ));
         }
-        if self.features != BLOCK_FEATURE_NAMES {
-            return invalid(format!(
-                "its features {:?} are not this pagelevel's {BLOCK_FEATURE_NAMES:?}",
-                self.features
-            ));
-        }
+        let count = self.features.len();
         for (name, values) in [
             ("mean", &self.mean),
             ("scale", &self.scale),
             ("weights", &self.weights),
         ] {
-            if values.len() != BLOCK_FEATURE_COUNT || values.iter().any(|value| !value.is_finite())
-            {
+            if values.len() != count || values.iter().any(|value| !value.is_finite()) {
                 return invalid(format!(
-                    "`{name}` needs {BLOCK_FEATURE_COUNT} finite numbers"
+                    "`{name}` needs {count} finite numbers, one per feature"
                 ));
             }
         }
@@ -130,8 +156,10 @@ impl MainTextModel {
 
     /// P(main text) of a paragraph with these features.
     pub fn probability(&self, features: &BlockFeatures) -> f64 {
-        let logit = features
+        let logit = self
+            .positions
             .iter()
+            .map(|&position| features[position])
             .zip(&self.mean)
             .zip(&self.scale)
             .zip(&self.weights)
@@ -140,6 +168,28 @@ impl MainTextModel {
             + self.intercept;
         1.0 / (1.0 + (-logit).exp())
     }
+}
+
+/// Where each named feature sits in [`BlockFeatures`]; an unknown or repeated name is refused.
+fn feature_positions(names: &[String]) -> Result<Vec<usize>, MainTextModelError> {
+    let mut positions = Vec::with_capacity(names.len());
+    for name in names {
+        let position = BLOCK_FEATURE_NAMES
+            .iter()
+            .position(|known| known == name)
+            .ok_or_else(|| {
+                MainTextModelError::Invalid(format!(
+                    "unknown feature `{name}` (this pagelevel's: {BLOCK_FEATURE_NAMES:?})"
+                ))
+            })?;
+        if positions.contains(&position) {
+            return Err(MainTextModelError::Invalid(format!(
+                "feature `{name}` named twice"
+            )));
+        }
+        positions.push(position);
+    }
+    Ok(positions)
 }
 
 impl MainTextModel {
@@ -215,5 +265,33 @@ mod tests {
         assert!(error.contains("colour"), "{error}");
         let error = MainTextModel::from_json("{}").unwrap_err().to_string();
         assert!(error.starts_with("not a main-text model"), "{error}");
+        let mut twice = shipped.clone();
+        twice.features[1] = twice.features[0].clone();
+        let error = MainTextModel::from_json(&serde_json::to_string(&twice).unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("named twice"), "{error}");
+    }
+
+    #[test]
+    fn a_model_file_written_before_features_were_added_reads_and_weighs_its_own() {
+        let shipped = MainTextModel::shipped();
+        let mut older = shipped.clone();
+        let kept = BLOCK_FEATURE_COUNT - 2;
+        for values in [&mut older.mean, &mut older.scale, &mut older.weights] {
+            values.truncate(kept);
+        }
+        older.features.truncate(kept);
+        let older = MainTextModel::from_json(&serde_json::to_string(&older).unwrap()).unwrap();
+        let mut without_new = shipped.clone();
+        without_new.weights[kept..]
+            .iter_mut()
+            .for_each(|weight| *weight = 0.0);
+        let mut features = [0.3; BLOCK_FEATURE_COUNT];
+        features[kept] = 5.0;
+        assert_eq!(
+            older.probability(&features),
+            without_new.probability(&features)
+        );
     }
 }

@@ -14,8 +14,7 @@ use crate::eval::datasets::{Dataset, DatasetFormat, Split};
 use crate::eval::run::labelled_page_source;
 use crate::eval::{align_words, main_text_words};
 use crate::extract::{
-    BLOCK_FEATURE_COUNT, BLOCK_FEATURE_NAMES, BlockFeatures, MAIN_TEXT_MODEL_VERSION,
-    MainTextModel, MainTextTraining, paragraph_rows,
+    BLOCK_FEATURE_COUNT, BlockFeatures, MainTextModel, MainTextTraining, paragraph_rows,
 };
 use crate::layout::LayoutSource;
 use crate::model::TemplateModel;
@@ -222,25 +221,19 @@ pub fn fit_main_text(
             }
         }
     }
-    Ok(MainTextModel {
-        version: MAIN_TEXT_MODEL_VERSION,
-        features: BLOCK_FEATURE_NAMES
-            .iter()
-            .map(|name| name.to_string())
-            .collect(),
+    Ok(MainTextModel::over_all_features(
         mean,
         scale,
-        weights: fitted.params().iter().map(|weight| sign * weight).collect(),
-        intercept: sign * fitted.intercept(),
-        cut: fit.cut,
-        selection: Default::default(),
-        training: MainTextTraining {
+        fitted.params().iter().map(|weight| sign * weight).collect(),
+        sign * fitted.intercept(),
+        fit.cut,
+        MainTextTraining {
             sets,
             paragraphs: examples.len(),
             main_paragraphs: main,
             layout: layout.to_string(),
         },
-    })
+    ))
 }
 
 #[cfg(test)]

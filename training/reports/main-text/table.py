@@ -1,5 +1,6 @@
 """Main-text word F1 (micro / macro) per set from the summary.json of several `eval` reports:
-`table.py NAME=REPORT_DIR ...` prints one markdown row per set, one column per report."""
+`table.py NAME=REPORT_DIR ...` prints one markdown row per set, one column per report. CleanEval's gold
+keeps the page's user comments: its row of main text followed by comments is printed too."""
 import json
 import sys
 
@@ -13,6 +14,11 @@ for name, folder in runs:
         main = report["output"]["pagelevel main_text"]
         by_set.setdefault(dataset, {})[name] = (
             main["micro"]["f1"], main["macro"]["f1"], main["empty_failures"], main["pages"])
+        with_comments = report["output"].get("pagelevel main_text+comments")
+        if dataset == "cleaneval" and with_comments:
+            by_set.setdefault("cleaneval main+comments", {})[name] = (
+                with_comments["micro"]["f1"], with_comments["macro"]["f1"],
+                with_comments["empty_failures"], with_comments["pages"])
 print("| set | " + " | ".join(name for name, _ in runs) + " |")
 print("|---|" + "---:|" * len(runs))
 for dataset, cells in by_set.items():
