@@ -31,6 +31,13 @@ pub struct TrainMainTextArgs {
     /// The probability at which a paragraph is main text.
     #[arg(long, default_value_t = MainTextFit::default().cut)]
     cut: f64,
+    /// Below this share of the page's likely words in the chosen container (a thread, a
+    /// listing), every paragraph at or above --spread-cut is main content (0: never).
+    #[arg(long, default_value_t = MainTextFit::default().spread_share)]
+    spread_share: f64,
+    /// The probability a paragraph needs on a page whose likely text is spread.
+    #[arg(long, default_value_t = MainTextFit::default().spread_cut)]
+    spread_cut: f64,
     #[command(flatten)]
     model: ModelArgs,
     #[command(flatten)]
@@ -43,8 +50,14 @@ pub struct TrainMainTextArgs {
 }
 
 pub fn run(args: TrainMainTextArgs) -> anyhow::Result<Outcome> {
-    if !(0.0..=1.0).contains(&args.cut) {
-        anyhow::bail!("--cut must be between 0 and 1, got {}", args.cut);
+    for (flag, value) in [
+        ("--cut", args.cut),
+        ("--spread-share", args.spread_share),
+        ("--spread-cut", args.spread_cut),
+    ] {
+        if !(0.0..=1.0).contains(&value) {
+            anyhow::bail!("{flag} must be between 0 and 1, got {value}");
+        }
     }
     if !(args.alpha.is_finite() && args.alpha >= 0.0) {
         anyhow::bail!("--alpha must be a finite number ≥ 0, got {}", args.alpha);
@@ -88,6 +101,8 @@ pub fn run(args: TrainMainTextArgs) -> anyhow::Result<Outcome> {
     let fit = MainTextFit {
         alpha: args.alpha,
         cut: args.cut,
+        spread_share: args.spread_share,
+        spread_cut: args.spread_cut,
         ..MainTextFit::default()
     };
     let fitted = fit_main_text(&examples, &fit, engine.name())?;

@@ -221,7 +221,9 @@ fn choose_by_rules(
 
 /// The main text by the learned model: the element whose subtree holds the most words of likely
 /// paragraphs net of unlikely ones (each weighted by how far its probability is from `cut`),
-/// with its strong siblings; its paragraphs at or above `cut`. `None` when no paragraph is.
+/// with its strong siblings; its paragraphs at or above `cut`. When those parts hold less than
+/// the model's `spread_share` of the likely words, every paragraph at or above its `spread_cut`
+/// instead, wherever it sits. `None` when no paragraph reaches `cut`.
 fn choose_by_model(
     dom: &Dom,
     facts: &[ParagraphFacts],
@@ -238,13 +240,29 @@ fn choose_by_model(
     });
     let container = heaviest_subtree(dom, &gain)?;
     let parts = with_strong_siblings(dom, container, &gain);
+    let in_parts = |index: usize| {
+        parts
+            .iter()
+            .any(|&part| dom.contains(part, facts[index].anchor))
+    };
+    let likely_words = |counted: &dyn Fn(usize) -> bool| -> usize {
+        (0..facts.len())
+            .filter(|&index| probability[index] >= cut && counted(index))
+            .map(|index| facts[index].words)
+            .sum()
+    };
+    // A thread, a listing, a service page: the likely text is spread over the page, and the
+    // container holds little of it. Then every paragraph likely enough is main content.
+    let spread =
+        (likely_words(&in_parts) as f64) < model.spread_share * likely_words(&|_| true) as f64;
     let main: Vec<usize> = (0..facts.len())
-        .filter(|&index| probability[index] >= cut)
         .filter(|&index| {
-            model.selection == Selection::Paragraphs
-                || parts
-                    .iter()
-                    .any(|&part| dom.contains(part, facts[index].anchor))
+            if spread {
+                probability[index] >= model.spread_cut
+            } else {
+                probability[index] >= cut
+                    && (model.selection == Selection::Paragraphs || in_parts(index))
+            }
         })
         .collect();
     Some(finish_choice(dom, facts, container, main, title))

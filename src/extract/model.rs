@@ -38,11 +38,24 @@ pub struct MainTextModel {
     /// Which likely paragraphs make the main text.
     #[serde(default)]
     pub selection: Selection,
+    /// When the chosen container (with its strong siblings) holds less than this share of the
+    /// page's likely words, the text is spread over the page (posts, cards, sections) and the
+    /// main text is every paragraph at or above `spread_cut`. 0 (files before it): never.
+    #[serde(default)]
+    pub spread_share: f64,
+    /// The probability a paragraph needs on a page whose likely text is spread.
+    #[serde(default = "no_spread_cut")]
+    pub spread_cut: f64,
     /// How the model was trained, for its card.
     pub training: MainTextTraining,
     /// Where each of `features` sits in [`BlockFeatures`] (derived on reading).
     #[serde(skip)]
     positions: Vec<usize>,
+}
+
+/// A model file without `spread_cut` never finds a page spread (`spread_share` 0).
+fn no_spread_cut() -> f64 {
+    1.0
 }
 
 /// Which of the paragraphs at or above the cut make the main text.
@@ -83,13 +96,13 @@ pub enum MainTextModelError {
 
 impl MainTextModel {
     /// A model over every one of this pagelevel's features, fitted with these standardisation
-    /// values, weights and intercept.
+    /// values, weights and intercept; its cut 0.5, container selection, never spread (the
+    /// fields are public: the trainer sets its own).
     pub fn over_all_features(
         mean: Vec<f64>,
         scale: Vec<f64>,
         weights: Vec<f64>,
         intercept: f64,
-        cut: f64,
         training: MainTextTraining,
     ) -> MainTextModel {
         MainTextModel {
@@ -102,8 +115,10 @@ impl MainTextModel {
             scale,
             weights,
             intercept,
-            cut,
+            cut: 0.5,
             selection: Selection::default(),
+            spread_share: 0.0,
+            spread_cut: no_spread_cut(),
             training,
             positions: (0..BLOCK_FEATURE_COUNT).collect(),
         }
@@ -148,8 +163,15 @@ impl MainTextModel {
         if self.scale.iter().any(|&scale| scale <= 0.0) {
             return invalid("`scale` must be positive".to_string());
         }
-        if !self.intercept.is_finite() || !(0.0..=1.0).contains(&self.cut) {
-            return invalid("`intercept` must be finite and `cut` in [0, 1]".to_string());
+        if !self.intercept.is_finite()
+            || [self.cut, self.spread_share, self.spread_cut]
+                .iter()
+                .any(|value| !(0.0..=1.0).contains(value))
+        {
+            return invalid(
+                "`intercept` must be finite and `cut`, `spread_share`, `spread_cut` in [0, 1]"
+                    .to_string(),
+            );
         }
         Ok(())
     }
@@ -202,14 +224,16 @@ impl MainTextModel {
         let _ = writeln!(out, "{CARD_BEGIN}");
         let _ = writeln!(
             out,
-            "- **Model file:** `{model_name}`, main-text model version {}; {} features (`src/extract/blocks.rs`); a paragraph is main text at P ≥ {}, selection `{}`.",
+            "- **Model file:** `{model_name}`, main-text model version {}; {} features (`src/extract/blocks.rs`); a paragraph is main text at P ≥ {}, selection `{}`; a page whose container holds under {} of the likely words takes every paragraph at P ≥ {}.",
             self.version,
             self.features.len(),
             self.cut,
             match self.selection {
                 Selection::Container => "container",
                 Selection::Paragraphs => "paragraphs",
-            }
+            },
+            self.spread_share,
+            self.spread_cut
         );
         let sets: Vec<String> = training
             .sets

@@ -130,3 +130,56 @@ fn a_whole_page_wrapper_named_like_comments_does_not_hide_the_article() {
     let extracted = extract_from(&wrapped, &["nav"]);
     assert!(extracted.main_text.contains("Many homes were flooded"));
 }
+
+/// A thread: three posts, each followed by a long block the model finds unlikely (a signature
+/// and an advertisement). No one container holds most of the likely text.
+#[test]
+fn a_page_whose_likely_text_is_spread_takes_every_likely_paragraph() {
+    let post = |n: usize| {
+        format!(
+            r#"<div class="post"><p>Post {n}: {}</p></div><div class="ad"><p>{}</p></div>"#,
+            "the pump failed again after the update and I had to reset it twice ".repeat(2),
+            "buy now ".repeat(100)
+        )
+    };
+    let html = format!(
+        "<html><head><title>Pump fails</title></head><body><div>{}{}{}</div></body></html>",
+        post(1),
+        post(2),
+        post(3)
+    );
+    let page = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).unwrap();
+    let dom = &page.dom;
+    let visible: Vec<bool> = dom.ids().map(|id| dom.is_visible_text_parent(id)).collect();
+    let facts = page_facts(dom, &paragraphs(dom, &visible), &vec![0.1; dom.len()]);
+    let probability: Vec<f64> = facts
+        .iter()
+        .map(|facts| {
+            if facts.text.starts_with("Post") {
+                0.6
+            } else {
+                0.05
+            }
+        })
+        .collect();
+    let posts_in = |choice: &Choice| {
+        choice
+            .main
+            .iter()
+            .filter(|&&index| facts[index].text.starts_with("Post"))
+            .count()
+    };
+    let mut model = MainTextModel::shipped().clone();
+    model.spread_share = 0.0;
+    let one_container = choose_by_model(dom, &facts, &probability, &model, "").unwrap();
+    assert_eq!(
+        posts_in(&one_container),
+        1,
+        "the heaviest subtree is one post"
+    );
+    model.spread_share = 0.4;
+    model.spread_cut = 0.3;
+    let spread = choose_by_model(dom, &facts, &probability, &model, "").unwrap();
+    assert_eq!(posts_in(&spread), 3, "every post");
+    assert_eq!(spread.main.len(), 3, "and no advertisement");
+}
