@@ -4,9 +4,11 @@
 //! command-line flags take their defaults from here.
 
 use std::ops::Deref;
+use std::sync::Arc;
 
 use thiserror::Error;
 
+use crate::extract::MainTextModel;
 pub use crate::smooth::NodeWeight;
 use crate::smooth::{Algorithm, PageSmoothing, Penalty};
 
@@ -36,6 +38,32 @@ pub struct ScoringParams {
     pub content_floor: bool,
     /// Which exact smoothing algorithm runs (same optimum; `Paper` is the slow reference).
     pub algorithm: Algorithm,
+    /// How the main text is chosen among the content.
+    pub main_text: MainTextChoice,
+}
+
+/// How the main text is chosen: by the learned main-text model (the shipped one by default), or
+/// by the rules it was learned beside (`extract` names both).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum MainTextChoice {
+    /// The model shipped with pagelevel (`models/main-text.json`).
+    #[default]
+    Shipped,
+    /// A model file of the caller's (`pagelevel train-main-text`).
+    Model(Arc<MainTextModel>),
+    /// The rules alone: the maximum-weight subtree of article-like paragraphs.
+    Rules,
+}
+
+impl MainTextChoice {
+    /// The model to choose with; `None` for the rules.
+    pub fn model(&self) -> Option<&MainTextModel> {
+        match self {
+            MainTextChoice::Shipped => Some(MainTextModel::shipped()),
+            MainTextChoice::Model(model) => Some(model),
+            MainTextChoice::Rules => None,
+        }
+    }
 }
 
 impl Default for ScoringParams {
@@ -47,6 +75,7 @@ impl Default for ScoringParams {
             smooth: true,
             content_floor: true,
             algorithm: Algorithm::Fast,
+            main_text: MainTextChoice::Shipped,
         }
     }
 }

@@ -73,15 +73,21 @@ pub struct ScoredPage {
     pub timings: StageTimings,
 }
 
-/// The main text and comments of a segmented page.
-pub fn extract_main_text(laid_out: &LaidOutPage, segmented: &SegmentedPage) -> Extracted {
+/// The main text and comments of a segmented page, chosen as `params` say.
+pub fn extract_main_text(
+    laid_out: &LaidOutPage,
+    segmented: &SegmentedPage,
+    params: &ValidParams,
+) -> Extracted {
     let dom = &laid_out.page.dom;
     extract(
         dom,
+        &laid_out.layout,
         &paragraphs(dom, &segmented.text_visible),
         &segmented.templateness,
         segmented.threshold,
         &laid_out.page.title,
+        params.main_text.model(),
     )
 }
 
@@ -119,7 +125,7 @@ pub fn score_laid_out(
     let segment_started = Instant::now();
     let segmented = segment(&laid_out, &smoothed, params);
     let extract_started = Instant::now();
-    let extracted = extract_main_text(&laid_out, &segmented);
+    let extracted = extract_main_text(&laid_out, &segmented, params);
     timings.segment_ms = ms(segment_started, extract_started);
     timings.extract_ms = ms(extract_started, Instant::now());
     Ok(ScoredPage {
@@ -160,6 +166,7 @@ pub fn lay_out_page(
         parse_ms: ms(parse_started, layout_started),
         screenshot: laid_out.screenshot,
         from_cache: laid_out.from_cache,
+        warning: laid_out.warning,
     })
 }
 

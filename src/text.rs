@@ -59,9 +59,11 @@ const BLOCK_ELEMENTS: &[&str] = &[
 
 /// Elements whose content a browser never shows as text on the page: an `<iframe>`'s children
 /// are fallback markup for browsers without frames (often ad `<script>` code), `<object>` and
-/// `<embed>` fallbacks show only when the plug-in fails, `<template>` is inert, `<noscript>` is
-/// hidden while scripting is on (Chromium keeps it on; only script *execution* is blocked).
-const NEVER_SHOWN_CONTENT: &[&str] = &["iframe", "object", "embed", "template", "noscript"];
+/// `<embed>` fallbacks show only when the plug-in fails, `<template>` is inert. `<noscript>` is
+/// left to the layout: hidden while scripting is on (Chromium keeps it on; only script
+/// *execution* is blocked, and native layout hides it the same way), its content has no boxes,
+/// except where native layout shows what a page's scripts would (`render::native::reveal`).
+const NEVER_SHOWN_CONTENT: &[&str] = &["iframe", "object", "embed", "template"];
 
 /// Whether each element's own text is seen by a reader: the element has a layout box (so it is
 /// not `display: none`) that is painted (not `visibility: hidden`), is not code or

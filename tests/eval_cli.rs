@@ -120,9 +120,13 @@ fn a_page_that_cannot_be_read_is_listed_and_the_others_are_still_evaluated() {
     assert_eq!(failed[0]["page"], "dev-2");
     assert_scores(&reports[0]["variants"]["smooth"]["main_text"], "main text");
     let pages_csv = std::fs::read_to_string(report_dir.join("pages.csv")).unwrap();
-    // Basic, Basic+Merge, Smooth, and the two output texts users get.
-    assert_eq!(pages_csv.lines().count(), 1 + 5, "{pages_csv}");
+    // Basic, Basic+Merge, Smooth, and the three output texts users get.
+    assert_eq!(pages_csv.lines().count(), 1 + 6, "{pages_csv}");
     assert!(pages_csv.contains(",pagelevel main_text,"), "{pages_csv}");
+    assert!(
+        pages_csv.contains(",pagelevel main_text+comments,"),
+        "{pages_csv}"
+    );
     let main_text = &reports[0]["output"]["pagelevel main_text"];
     assert_scores(&main_text["micro"], "main_text output");
     assert_eq!(main_text["empty_failures"], 0);

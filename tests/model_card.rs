@@ -35,6 +35,25 @@ fn the_committed_model_cards_carry_the_numbers_generated_from_the_model_files() 
 }
 
 #[test]
+fn the_main_text_model_card_carries_the_numbers_generated_from_its_file() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let generated = succeed(
+        pagelevel(cache.path())
+            .args(["model-card", "--main-text"])
+            .arg(root.join("models/main-text.json")),
+    )
+    .stdout;
+    let generated = String::from_utf8(generated).expect("UTF-8");
+    assert!(generated.contains("| in_rules_main |"), "{generated}");
+    let text = std::fs::read_to_string(root.join("models/main-text.md")).expect("the card");
+    assert!(
+        text.contains(generated.trim_end()),
+        "models/main-text.md is stale: run `pagelevel model-card --main-text models/main-text.json --update models/main-text.md`"
+    );
+}
+
+#[test]
 fn update_replaces_the_generated_block_of_a_card_and_refuses_a_card_without_one() {
     let cache = tempfile::tempdir().expect("temp dir");
     let folder = tempfile::tempdir().expect("temp dir");

@@ -48,11 +48,20 @@ impl Tripwire {
 
 /// Runs `pagelevel ARGS` with the tripwire armed; requires success and no browser start.
 fn runs_without_a_browser(args: &[&str], extra: &[&Path]) -> std::process::Output {
+    runs_without_a_browser_with_env(args, extra, ("PAGELEVEL_TEST", Path::new("1")))
+}
+
+/// [`runs_without_a_browser`] with one more environment variable.
+fn runs_without_a_browser_with_env(
+    args: &[&str],
+    extra: &[&Path],
+    (name, value): (&str, &Path),
+) -> std::process::Output {
     let tripwire = Tripwire::new();
     let cache = tempfile::tempdir().expect("temp dir");
     let mut command = pagelevel(cache.path());
     tripwire.arm(&mut command);
-    command.args(args).args(extra);
+    command.env(name, value).args(args).args(extra);
     let output = succeed(&mut command);
     assert!(
         !tripwire.was_started(),
@@ -183,4 +192,29 @@ fn layout_chromium_is_what_starts_a_browser() {
         tripwire.was_started(),
         "--layout chromium did not start the browser it names"
     );
+}
+
+#[test]
+fn native_layout_without_chromiums_fonts_warns_once_naming_the_package_and_still_scores() {
+    let work = tempfile::tempdir().expect("temp dir");
+    let no_fonts = work.path().join("fonts.conf");
+    std::fs::write(
+        &no_fonts,
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE fontconfig SYSTEM \"fonts.dtd\">\n<fontconfig></fontconfig>\n",
+    )
+    .expect("write an empty fontconfig");
+    let warning = "are not installed: native layout sets text in other fonts";
+    let without = runs_without_a_browser_with_env(
+        &["score", "--jobs", "2", "--format", "main"],
+        &[&example_page(), &example_page()],
+        ("FONTCONFIG_FILE", &no_fonts),
+    );
+    let stderr = String::from_utf8_lossy(&without.stderr);
+    assert_eq!(stderr.matches(warning).count(), 1, "{stderr}");
+    assert!(stderr.contains("Liberation Sans") && stderr.contains("fonts-liberation"));
+    // With no font at all the page is still scored (its text has no width, so what comes out is
+    // poor: the reason for the warning).
+    assert!(!without.stdout.is_empty());
+    let with = runs_without_a_browser(&["score", "--format", "main"], &[&example_page()]);
+    assert!(!String::from_utf8_lossy(&with.stderr).contains(warning));
 }

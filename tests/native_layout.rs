@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use pagelevel::layout::{Layout, VIEWPORT};
 use pagelevel::page::PageSource;
 use pagelevel::page::{NodeId, Page, ParseLimits};
-use pagelevel::render::lay_out_native;
+use pagelevel::render::{
+    NativeBudget, NativeLaidOut, NativeLayoutError, lay_out_native, lay_out_native_within,
+};
 
 /// A fresh web root holding `files` (name, contents), removed when dropped.
 struct WebRoot(PathBuf);
@@ -34,6 +36,23 @@ impl WebRoot {
         .unwrap();
         let layout = lay_out_native(&page, &source, VIEWPORT).unwrap();
         (page, layout)
+    }
+
+    fn lay_out_within(
+        &self,
+        page_file: &str,
+        budget: &NativeBudget,
+    ) -> (Page, Result<NativeLaidOut, NativeLayoutError>) {
+        let source = PageSource::from_file(&self.0.join(page_file), Some(&self.0)).unwrap();
+        let page = Page::parse(
+            &source.bytes,
+            source.url.clone(),
+            None,
+            &ParseLimits::default(),
+        )
+        .unwrap();
+        let laid_out = lay_out_native_within(&page, &source, VIEWPORT, budget);
+        (page, laid_out)
     }
 
     fn path(&self) -> &Path {
@@ -270,4 +289,285 @@ fn urls_the_engine_cannot_resolve_do_not_cost_the_page() {
     let (page, layout) = root.lay_out("page.html");
     assert!(layout.boxes[element_with_id(&page, "p").index()].is_some());
     assert!(layout.boxes[element_with_id(&page, "image").index()].is_some());
+}
+
+/// Boxes Chromium 156 gave the elements of `page`, by `id` attribute (from `pagelevel render
+/// --layout chromium`): native layout must come within `tolerance` px of each.
+fn assert_chromium_boxes(page: &str, expected: &[(&str, [f64; 4])], tolerance: f64) {
+    let root = WebRoot::with(
+        &format!("chromium-boxes-{}", expected[0].0),
+        &[("page.html", page)],
+    );
+    let (page, layout) = root.lay_out("page.html");
+    for (id, chromium) in expected {
+        let native = layout.boxes[element_with_id(&page, id).index()]
+            .unwrap_or_else(|| panic!("#{id} has no box; Chromium's is {chromium:?}"));
+        let native = [native.x, native.y, native.width, native.height];
+        let off = native
+            .iter()
+            .zip(chromium)
+            .any(|(native, chromium)| (native - chromium).abs() > tolerance);
+        assert!(!off, "#{id}: native {native:?}, Chromium {chromium:?}");
+    }
+}
+
+#[test]
+fn line_breaks_get_a_zero_wide_box_where_their_line_ends() {
+    assert_chromium_boxes(
+        "<!DOCTYPE html><body><p>first line<br id=end-of-text>second line is here\
+         <br id=end-of-second><br id=empty-line>after two</p>\
+         <div style='line-height:30px'>x<br id=tall-line>y</div>\
+         <p><br id=alone></p>\
+         <p style='white-space:pre-line'>pre\nline<br id=after-preserved>z</p></body>",
+        &[
+            ("end-of-text", [61.77, 16.0, 0.0, 17.0]),
+            ("end-of-second", [126.63, 34.0, 0.0, 17.0]),
+            ("empty-line", [8.0, 52.0, 0.0, 17.0]),
+            ("tall-line", [16.0, 110.0, 0.0, 17.0]),
+            ("alone", [8.0, 180.0, 0.0, 17.0]),
+            ("after-preserved", [32.0, 232.0, 0.0, 17.0]),
+        ],
+        1.0,
+    );
+}
+
+#[test]
+fn elements_inside_inline_svg_get_their_geometry_boxes() {
+    assert_chromium_boxes(
+        "<!DOCTYPE html><body><div><svg id=scaled width=100 height=50 viewBox='0 0 200 100'>\
+         <g id=group transform='translate(10,10)'><rect id=rect x=0 y=0 width=50 height=20 />\
+         <circle id=circle cx=100 cy=50 r=10 /></g>\
+         <path id=path d='M10 80 L 190 90' stroke=black /></svg></div>\
+         <svg width=24 height=24><use id=use href='#circle'/>\
+         <line id=line x1=0 y1=0 x2=10 y2=20 /><polygon id=polygon points='1,1 5,9 9,1'/></svg>\
+         </body>",
+        &[
+            ("scaled", [8.0, 8.0, 100.0, 50.0]),
+            ("group", [13.0, 13.0, 55.0, 30.0]),
+            ("rect", [13.0, 13.0, 25.0, 10.0]),
+            ("circle", [58.0, 33.0, 10.0, 10.0]),
+            ("path", [13.0, 48.0, 90.0, 5.0]),
+            ("use", [98.0, 102.0, 20.0, 20.0]),
+            ("line", [8.0, 62.0, 10.0, 20.0]),
+            ("polygon", [9.0, 63.0, 8.0, 8.0]),
+        ],
+        0.5,
+    );
+}
+
+#[test]
+fn svg_definitions_get_no_box() {
+    let root = WebRoot::with(
+        "svg-defs",
+        &[(
+            "page.html",
+            "<!DOCTYPE html><svg width=20 height=20><defs><linearGradient id=gradient>\
+             <stop id=stop offset=0 /></linearGradient></defs><title id=title>t</title>\
+             <rect id=shown width=5 height=5 /><rect id=hidden display=none width=5 height=5 />\
+             </svg><svg style='display:none'><symbol id=icon><rect id=sprite width=9 height=9 />\
+             </symbol></svg>",
+        )],
+    );
+    let (page, layout) = root.lay_out("page.html");
+    for id in ["gradient", "stop", "title", "hidden", "icon", "sprite"] {
+        let boxed = layout.boxes[element_with_id(&page, id).index()];
+        assert!(boxed.is_none(), "#{id} is not rendered but has {boxed:?}");
+    }
+    assert!(layout.boxes[element_with_id(&page, "shown").index()].is_some());
+}
+
+#[test]
+fn a_closed_details_shows_its_summary_and_measures_its_content_where_it_would_open() {
+    // Chromium lays the content of a closed details out below the summary (it is measured,
+    // not painted) without making the details taller; a details without a summary gets
+    // Chromium's default one.
+    assert_chromium_boxes(
+        "<!DOCTYPE html><body><details id=closed><summary id=summary>More</summary>\
+         <p id=inside>hidden text</p><div id=also-inside>x</div></details>\
+         <details id=open open><summary>Open</summary><p id=shown>visible</p></details>\
+         <details id=no-summary><p id=inside-unnamed>no summary</p></details><p id=after>end</p>\
+         </body>",
+        &[
+            ("closed", [8.0, 8.0, 1264.0, 18.0]),
+            ("summary", [8.0, 8.0, 1264.0, 18.0]),
+            ("inside", [8.0, 42.0, 1264.0, 18.0]),
+            ("also-inside", [8.0, 76.0, 1264.0, 18.0]),
+            ("open", [8.0, 26.0, 1264.0, 52.0]),
+            ("shown", [8.0, 60.0, 1264.0, 18.0]),
+            ("no-summary", [8.0, 94.0, 1264.0, 18.0]),
+            ("inside-unnamed", [8.0, 128.0, 1264.0, 18.0]),
+            ("after", [8.0, 128.0, 1264.0, 18.0]),
+        ],
+        0.5,
+    );
+}
+
+#[test]
+fn an_svg_takes_chromiums_natural_size_where_the_page_leaves_it_open() {
+    // 300×150 without a viewBox; the viewBox's aspect ratio when CSS gives one dimension.
+    assert_chromium_boxes(
+        "<!DOCTYPE html><style>.icon{height:1em}</style><body>\
+         <div><svg id=ratio class=icon viewBox='0 0 100 50'></svg></div>\
+         <div><svg id=default></svg></div><div><svg id=narrow width=40></svg></div>\
+         <div><svg id=sized width=40 viewBox='0 0 100 50'></svg></div></body>",
+        &[
+            ("ratio", [8.0, 8.0, 32.0, 16.0]),
+            ("default", [8.0, 28.0, 300.0, 150.0]),
+            ("narrow", [8.0, 182.0, 40.0, 150.0]),
+            ("sized", [8.0, 336.0, 40.0, 20.0]),
+        ],
+        0.5,
+    );
+}
+
+fn memory_budget(mebibytes: u64) -> NativeBudget {
+    NativeBudget {
+        memory_bytes: mebibytes * 1024 * 1024,
+        ..NativeBudget::default()
+    }
+}
+
+#[test]
+fn a_page_over_the_memory_budget_is_laid_out_without_its_stylesheets_when_that_suffices() {
+    // 3 MB of stylesheet (a comment: few rules) are estimated at far more than the page.
+    let css = format!("#a {{ height: 123px }}\n/*{}*/", "x".repeat(3_000_000));
+    let root = WebRoot::with(
+        "memory-css",
+        &[
+            ("site.css", &css),
+            (
+                "page.html",
+                "<!DOCTYPE html><link rel=stylesheet href=site.css><div id=a>text</div>",
+            ),
+        ],
+    );
+    let (page, laid_out) = root.lay_out_within("page.html", &memory_budget(64));
+    let laid_out = laid_out.unwrap();
+    let warning = laid_out
+        .without_stylesheets
+        .expect("laid out without its stylesheets")
+        .to_string();
+    assert!(
+        warning.contains("over the layout memory budget of 64 MiB"),
+        "{warning}"
+    );
+    let a = laid_out.layout.boxes[element_with_id(&page, "a").index()].unwrap();
+    assert_eq!(a.height, 18.0, "the stylesheet did not apply");
+
+    let (_, generous) = root.lay_out_within("page.html", &memory_budget(512));
+    assert!(generous.unwrap().without_stylesheets.is_none());
+}
+
+#[test]
+fn stylesheets_with_more_style_rules_than_style_in_bounded_time_are_not_applied() {
+    let rules: String = (0..25_000)
+        .map(|i| format!(".r{i} {{ color: red }}\n"))
+        .collect();
+    let root = WebRoot::with(
+        "many-rules",
+        &[(
+            "page.html",
+            &format!(
+                "<!DOCTYPE html><style>#a {{ height: 123px }}\n{rules}</style><div id=a>x</div>"
+            ),
+        )],
+    );
+    let (page, laid_out) = root.lay_out_within("page.html", &NativeBudget::default());
+    let laid_out = laid_out.unwrap();
+    let warning = laid_out
+        .without_stylesheets
+        .expect("not styled")
+        .to_string();
+    assert!(warning.contains("25001 style rules"), "{warning}");
+    let a = laid_out.layout.boxes[element_with_id(&page, "a").index()].unwrap();
+    assert_eq!(a.height, 18.0);
+}
+
+#[test]
+fn a_page_over_the_memory_budget_even_without_stylesheets_is_refused_naming_its_size() {
+    let root = WebRoot::with(
+        "memory-refused",
+        &[(
+            "page.html",
+            &format!("<!DOCTYPE html><body>{}", "<div>x</div>".repeat(20_000)),
+        )],
+    );
+    let (_, laid_out) = root.lay_out_within("page.html", &memory_budget(64));
+    let error = laid_out.unwrap_err();
+    assert!(
+        matches!(error, NativeLayoutError::OverMemoryBudget { .. }),
+        "{error}"
+    );
+    let message = error.to_string();
+    assert!(
+        message.contains("20003 elements")
+            && message.contains("over the layout memory budget of 64 MiB")
+            && message.contains("--max-layout-memory"),
+        "{message}"
+    );
+}
+
+#[test]
+fn imported_stylesheets_count_against_the_bound_on_style_rules() {
+    // The estimate sees only linked sheets; the loader holds imports to what is left.
+    let rules: String = (0..25_000)
+        .map(|i| format!(".r{i} {{ color: red }}\n"))
+        .collect();
+    let root = WebRoot::with(
+        "imported-rules",
+        &[
+            ("site.css", "@import 'many.css'; #a { height: 123px }"),
+            ("many.css", &format!("#b {{ height: 77px }}\n{rules}")),
+            (
+                "page.html",
+                "<!DOCTYPE html><link rel=stylesheet href=site.css><div id=a></div><div id=b></div>",
+            ),
+        ],
+    );
+    let (page, layout) = root.lay_out("page.html");
+    let height = |id| {
+        layout.boxes[element_with_id(&page, id).index()]
+            .unwrap()
+            .height
+    };
+    assert_eq!(height("a"), 123.0, "the linked sheet applies");
+    assert_eq!(height("b"), 0.0, "the import over the bound does not");
+}
+
+#[test]
+fn a_link_around_an_image_is_as_tall_as_its_font_not_the_image() {
+    // A thumbnail link is a 92 × 17 box on the image's baseline in Chromium, under the area at
+    // which elements are scored apart; the image keeps its own box.
+    assert_chromium_boxes(
+        "<!DOCTYPE html><body><div><a id=thumbnail href=#><img id=image width=92 height=69>\
+         </a></div><p><a id=in-text href=#><img width=92 height=69></a> text</p>\
+         <div style='line-height:40px'><a id=tall-line href=#><img width=50 height=60></a></div>\
+         <div><a id=block-image href=#><img style='display:block' width=50 height=60></a></div>\
+         </body>",
+        &[
+            ("thumbnail", [8.0, 63.0, 92.0, 17.0]),
+            ("image", [8.0, 8.0, 92.0, 69.0]),
+            ("in-text", [8.0, 152.0, 92.0, 17.0]),
+            ("tall-line", [8.0, 232.0, 50.0, 17.0]),
+            ("block-image", [8.0, 261.0, 1264.0, 60.0]),
+        ],
+        0.5,
+    );
+}
+
+#[test]
+fn margins_collapse_through_a_line_holding_only_an_empty_named_anchor() {
+    // `<a name=top></a>` alone between blocks makes no line in Chromium: the body's and the
+    // heading's margins collapse through it, and the anchor is a 0 × 0 box in its place.
+    assert_chromium_boxes(
+        "<!DOCTYPE html><body> <a id=anchor name=top></a> <h1 id=title>Title</h1><p>x</p>\
+         <div>y</div> <a id=between name=mid></a> <p id=after>after</p></body>",
+        &[
+            ("anchor", [8.0, 21.44, 0.0, 0.0]),
+            ("title", [8.0, 21.44, 1264.0, 37.0]),
+            ("between", [8.0, 131.88, 0.0, 0.0]),
+            ("after", [8.0, 147.88, 1264.0, 18.0]),
+        ],
+        0.5,
+    );
 }

@@ -18,7 +18,9 @@ use pagelevel::output::{page_line, page_output};
 use pagelevel::page::{PageSource, ParseLimits};
 use pagelevel::params::{NodeWeight, ScoringParams, ValidParams};
 use pagelevel::pipeline::{self, ScoreError, ScoredPage};
-use pagelevel::render::{NativeLayout, RenderOptions, Renderer};
+use pagelevel::render::{
+    DEFAULT_LAYOUT_MEMORY_MIB, LAYOUT_MEMORY_MIB_RANGE, NativeLayout, RenderOptions, Renderer,
+};
 use pagelevel::smooth::{Algorithm, Penalty, PenaltyScheme};
 use pyo3::create_exception;
 use pyo3::exceptions::{
@@ -69,10 +71,17 @@ impl LayoutChoice {
         }
     }
 
-    /// A new engine of this kind; Chromium is started with `render`'s options.
-    pub(crate) fn layout_source(self, render: RenderOptions) -> PyResult<Box<dyn LayoutSource>> {
+    /// A new engine of this kind; Chromium is started with `render`'s options, the native
+    /// engine holds each layout to `layout_memory_mib`.
+    pub(crate) fn layout_source(
+        self,
+        render: RenderOptions,
+        layout_memory_mib: u64,
+    ) -> PyResult<Box<dyn LayoutSource>> {
         Ok(match self {
-            LayoutChoice::Native => Box::new(NativeLayout::default()),
+            LayoutChoice::Native => {
+                Box::new(NativeLayout::default().with_memory_budget(layout_memory_mib))
+            }
             LayoutChoice::Chromium => Box::new(
                 Renderer::new(render)
                     .map_err(|error| PyRuntimeError::new_err(error.to_string()))?,
@@ -86,12 +95,15 @@ struct Recipe {
     model: TemplateModel,
     layout: LayoutChoice,
     render: RenderOptions,
+    layout_memory_mib: u64,
     params: ValidParams,
 }
 
 impl Recipe {
     fn scorer(&self) -> PyResult<pipeline::Scorer> {
-        let layout = self.layout.layout_source(self.render.clone())?;
+        let layout = self
+            .layout
+            .layout_source(self.render.clone(), self.layout_memory_mib)?;
         let scorer = pipeline::Scorer::new(self.model.clone(), layout, self.params.clone());
         Ok(scorer.with_limits(self.render.limits))
     }
@@ -114,7 +126,8 @@ impl Scorer {
     #[pyo3(signature = (
         model = None, layout = "native", *, threshold = None, penalty_scale = None,
         penalty = "area", weight = "sqrt-area", smooth = true, content_floor = true,
-        chromium = None, max_bytes = None, max_elements = None, max_depth = None, force = false,
+        chromium = None, max_bytes = None, max_elements = None, max_depth = None,
+        max_layout_memory = None, force = false,
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -130,6 +143,7 @@ impl Scorer {
         max_bytes: Option<usize>,
         max_elements: Option<usize>,
         max_depth: Option<u32>,
+        max_layout_memory: Option<u64>,
         force: bool,
     ) -> PyResult<Scorer> {
         let layout = LayoutChoice::parse(layout)?;
@@ -144,6 +158,7 @@ impl Scorer {
             smooth,
             content_floor,
             algorithm: Algorithm::Fast,
+            main_text: defaults.main_text.clone(),
         }
         .check()
         .map_err(|error| PyValueError::new_err(error.to_string()))?;
@@ -161,6 +176,7 @@ impl Scorer {
                 limits,
                 ..RenderOptions::default()
             },
+            layout_memory_mib: layout_memory_mib(max_layout_memory)?,
             params,
         };
         // One scorer now, so a missing Chromium is the constructor's error, not a page's.
@@ -405,6 +421,20 @@ fn load_model(path: Option<PathBuf>, engine: LayoutEngine, force: bool) -> PyRes
         )));
     }
     Ok(model)
+}
+
+/// `max_layout_memory` in MiB, as `--max-layout-memory` accepts it.
+fn layout_memory_mib(mebibytes: Option<u64>) -> PyResult<u64> {
+    let mebibytes = mebibytes.unwrap_or(DEFAULT_LAYOUT_MEMORY_MIB);
+    if LAYOUT_MEMORY_MIB_RANGE.contains(&mebibytes) {
+        Ok(mebibytes)
+    } else {
+        Err(PyValueError::new_err(format!(
+            "max_layout_memory must be from {} to {} MiB, got {mebibytes}",
+            LAYOUT_MEMORY_MIB_RANGE.start(),
+            LAYOUT_MEMORY_MIB_RANGE.end()
+        )))
+    }
 }
 
 fn penalty_scheme(name: &str) -> PyResult<PenaltyScheme> {

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use pagelevel::page::PageSource;
-use pagelevel::render::RenderOptions;
+use pagelevel::render::{DEFAULT_LAYOUT_MEMORY_MIB, RenderOptions};
 use pagelevel::sitelevel::Method;
 use pagelevel::train::{self, Silent, TrainOptions, row_columns, site_rows};
 use pyo3::create_exception;
@@ -87,7 +87,7 @@ pub fn label_site(
             chromium,
             ..RenderOptions::default()
         };
-        let mut engine = layout.layout_source(render)?;
+        let mut engine = layout.layout_source(render, DEFAULT_LAYOUT_MEMORY_MIB)?;
         train::label_site(engine.as_mut(), &site, &options, &mut Silent)
             .map_err(|error| SiteError::new_err(error.to_string()))
     })?;

@@ -113,6 +113,15 @@ def test_a_page_beyond_the_limits_fails_naming_the_limit():
         pagelevel.Scorer(max_bytes=100).extract(path=GNU)
 
 
+def test_a_page_over_the_layout_memory_budget_fails_naming_its_size():
+    page = "<body>" + "<div>x</div>" * 20_000
+    with pytest.raises(pagelevel.PageError, match="20003 elements.*budget of 64 MiB"):
+        pagelevel.Scorer(max_layout_memory=64).extract(page)
+    assert pagelevel.Scorer().extract(page)  # within the default 512 MiB
+    with pytest.raises(ValueError, match="max_layout_memory must be from 64"):
+        pagelevel.Scorer(max_layout_memory=8)
+
+
 def test_bad_arguments_are_value_errors():
     with pytest.raises(ValueError, match="layout must be"):
         pagelevel.Scorer(layout="gecko")

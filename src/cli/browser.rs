@@ -8,7 +8,10 @@ use clap::{Args, ValueEnum};
 use pagelevel::layout::{DocumentOrderLayout, LayoutSource};
 use pagelevel::model::{LayoutEngine, TemplateModel};
 use pagelevel::page::ParseLimits;
-use pagelevel::render::{LayoutCache, NativeLayout, RenderOptions, Renderer};
+use pagelevel::render::{
+    DEFAULT_LAYOUT_MEMORY_MIB, LAYOUT_MEMORY_MIB_RANGE, LayoutCache, NativeLayout, RenderOptions,
+    Renderer,
+};
 
 /// Which engine lays pages out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -54,6 +57,12 @@ pub struct BrowserArgs {
     #[arg(long, value_name = "SECONDS", value_parser = layout_timeout,
           default_value_t = RenderOptions::default().call_timeout.as_secs_f64())]
     pub timeout: f64,
+    /// Memory one native layout may take, in MiB, estimated before layout from the page's
+    /// elements, text and stylesheets (--jobs N takes up to N times this): a page over it is
+    /// laid out without its stylesheets (with a warning) or, if still over, fails.
+    #[arg(long, value_name = "MIB", default_value_t = DEFAULT_LAYOUT_MEMORY_MIB,
+          value_parser = clap::value_parser!(u64).range(LAYOUT_MEMORY_MIB_RANGE))]
+    pub max_layout_memory: u64,
 }
 
 /// Longest time option accepted: a day (a longer one is a typo, and could overflow a `Duration`).
@@ -116,6 +125,23 @@ impl BrowserArgs {
     }
 }
 
+/// Native layout without Chromium's fonts still works, but its boxes drift from the model's
+/// training: say so once per run, naming the package that fixes it.
+fn warn_once_about_missing_fonts() {
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    WARNED.call_once(|| {
+        let missing = pagelevel::render::missing_layout_fonts();
+        if !missing.is_empty() {
+            eprintln!(
+                "pagelevel: warning: the fonts {} are not installed: native layout sets text in \
+                 other fonts, so boxes differ from those the shipped model was trained on \
+                 (install Debian's fonts-liberation and fonts-dejavu-core, as .ci/setup does)",
+                missing.join(", ")
+            );
+        }
+    });
+}
+
 impl LayoutChoice {
     /// The engine as a model records it.
     pub fn engine(self) -> LayoutEngine {
@@ -137,7 +163,13 @@ impl BrowserArgs {
                     "--javascript needs --layout chromium: the native engine runs no scripts"
                 )
             }
-            LayoutChoice::Native => Ok(Box::new(NativeLayout::with_budget(self.timeout()))),
+            LayoutChoice::Native => {
+                warn_once_about_missing_fonts();
+                Ok(Box::new(
+                    NativeLayout::with_budget(self.timeout())
+                        .with_memory_budget(self.max_layout_memory),
+                ))
+            }
             LayoutChoice::None => Ok(Box::new(DocumentOrderLayout)),
         }
     }

@@ -23,7 +23,7 @@ use super::scoring::ScoringArgs;
 #[derive(Debug, Args)]
 pub struct EvalArgs {
     /// A labelled set as FORMAT:PATH (repeatable); FORMAT is one of l3s-gn1, cleaneval,
-    /// cleanportaleval, dragnet, big9, kreuzer, native.
+    /// cleanportaleval, dragnet, big9, kreuzer, readability, wcxb, native.
     #[arg(long = "dataset", required = true, value_name = "FORMAT:PATH")]
     datasets: Vec<DatasetSpec>,
     #[command(flatten)]

@@ -12,6 +12,7 @@ pub mod signals;
 mod sitelevel;
 mod smooth;
 mod train;
+mod train_main_text;
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -35,6 +36,8 @@ enum Command {
     Smooth(smooth::SmoothArgs),
     /// Label sites with a site-level detector and fit the page-level template classifier.
     Train(train::TrainArgs),
+    /// Fit the learned main-text model on the development pages of labelled sets.
+    TrainMainText(train_main_text::TrainMainTextArgs),
     /// Find the template shared by the pages of a saved site with a site-level method.
     Sitelevel(sitelevel::SitelevelArgs),
     /// From a key page, find the pages sharing its template: a complete subdigraph of links.
@@ -63,6 +66,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Score(args) => score::run(args),
         Command::Smooth(args) => smooth::run(args),
         Command::Train(args) => train::run(args),
+        Command::TrainMainText(args) => train_main_text::run(args),
         Command::Sitelevel(args) => sitelevel::run(args),
         Command::Sample(args) => sample::run(args),
         Command::Eval(args) => eval::run(args),

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use clap::Args;
+use pagelevel::extract::MainTextModel;
 use pagelevel::model::card::{CARD_BEGIN, CARD_END, card_facts, generated_block};
 
 use super::Outcome;
@@ -18,19 +19,42 @@ pub struct ModelCardArgs {
     /// Replace the generated block (between its marker lines) in this card file.
     #[arg(long, value_name = "CARD")]
     update: Option<PathBuf>,
+    /// The model is a main-text model (`train-main-text`; default: the shipped
+    /// `models/main-text.json`).
+    #[arg(long)]
+    main_text: bool,
+}
+
+/// The main-text model in `path`, or the shipped one.
+fn main_text_model(path: Option<&std::path::Path>) -> anyhow::Result<MainTextModel> {
+    let Some(path) = path else {
+        return Ok(MainTextModel::shipped().clone());
+    };
+    let json = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the main-text model {}", path.display()))?;
+    MainTextModel::from_json(&json)
+        .with_context(|| format!("cannot use the main-text model {}", path.display()))
 }
 
 pub fn run(args: ModelCardArgs) -> anyhow::Result<Outcome> {
-    let model = load_model(args.model.as_deref())?;
+    let shipped_name = if args.main_text {
+        "main-text.json"
+    } else {
+        "default.json"
+    };
     let name = args
         .model
         .as_deref()
         .and_then(|path| path.file_name())
         .map_or_else(
-            || "default.json".to_string(),
+            || shipped_name.to_string(),
             |name| name.to_string_lossy().into_owned(),
         );
-    let facts = card_facts(&model, &name);
+    let facts = if args.main_text {
+        main_text_model(args.model.as_deref())?.card_facts(&name)
+    } else {
+        card_facts(&load_model(args.model.as_deref())?, &name)
+    };
     let Some(card_path) = args.update else {
         print!("{facts}");
         return Ok(Outcome::Success);

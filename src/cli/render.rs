@@ -117,6 +117,9 @@ fn render_one(
     if let Some(nesting) = args.browser.layout.engine().nesting_beyond(&rendered.page) {
         eprintln!("pagelevel: warning: {}: {nesting}", path.display());
     }
+    if let Some(warning) = &rendered.warning {
+        eprintln!("pagelevel: warning: {}: {warning}", path.display());
+    }
     let json = serde_json::to_string(&rendered.snapshot(args.browser.layout.engine()))?;
     match (&args.output, &args.out_dir) {
         (Some(output), _) => std::fs::write(output, json)

@@ -33,6 +33,9 @@ enum Format {
     /// The main text alone (the article or main body, without comments), paragraphs separated
     /// by blank lines.
     Main,
+    /// The main text followed by the page's user comments: the article with its discussion,
+    /// what CleanEval-style gold keeps.
+    MainAndComments,
 }
 
 /// Score pages: find each page's template and separate its content.
@@ -133,6 +136,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
         Format::Csv => OutputFormat::Csv,
         Format::Text => OutputFormat::Text,
         Format::Main => OutputFormat::Main,
+        Format::MainAndComments => OutputFormat::MainAndComments,
     };
     // `-o FILE` is written beside FILE and renamed over it when the run finished (also when some
     // pages of a batch failed); dropped without a commit, FILE stays as it was.
@@ -182,6 +186,9 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
         };
         if let Some(nesting) = engine.nesting_beyond(&scored.laid_out.page) {
             bar.suspend(|| eprintln!("pagelevel: warning: {}: {nesting}", page.name));
+        }
+        if let Some(warning) = &scored.laid_out.warning {
+            bar.suspend(|| eprintln!("pagelevel: warning: {}: {warning}", page.name));
         }
         writer.write(&page.name, &scored)?;
         if let Some(report) = &args.report {

@@ -1,8 +1,14 @@
 //! The scoring flags `score` and `eval` share, with their defaults taken from
 //! [`ScoringParams::default`] so a default is written once.
 
+use std::sync::Arc;
+
+use anyhow::Context;
 use clap::{Args, ValueEnum};
-use pagelevel::params::{DEFAULT_THRESHOLD, NodeWeight, ParamsError, ScoringParams, ValidParams};
+use pagelevel::extract::MainTextModel;
+use pagelevel::params::{
+    DEFAULT_THRESHOLD, MainTextChoice, NodeWeight, ParamsError, ScoringParams, ValidParams,
+};
 use pagelevel::smooth::{Algorithm, Penalty, PenaltyScheme};
 
 /// How a page is scored after layout.
@@ -30,9 +36,27 @@ pub struct ScoringArgs {
     /// Smoothing algorithm (both exact; `paper` is the slow reference).
     #[arg(long, value_enum, default_value_t = AlgorithmArg::Fast)]
     algorithm: AlgorithmArg,
+    /// How the main text is chosen: `shipped` (the learned main-text model shipped with
+    /// pagelevel), `rules` (the rules alone), or a model file from `train-main-text`.
+    #[arg(long, value_name = "shipped|rules|FILE", default_value = "shipped")]
+    main_text_model: String,
 }
 
 impl ScoringArgs {
+    fn main_text_choice(&self) -> anyhow::Result<MainTextChoice> {
+        Ok(match self.main_text_model.as_str() {
+            "shipped" => MainTextChoice::Shipped,
+            "rules" => MainTextChoice::Rules,
+            file => {
+                let json = std::fs::read_to_string(file)
+                    .with_context(|| format!("cannot read the main-text model {file}"))?;
+                let model = MainTextModel::from_json(&json)
+                    .with_context(|| format!("cannot use the main-text model {file}"))?;
+                MainTextChoice::Model(Arc::new(model))
+            }
+        })
+    }
+
     /// The checked parameters these flags give.
     pub fn params(&self) -> anyhow::Result<ValidParams> {
         let params = ScoringParams {
@@ -52,6 +76,7 @@ impl ScoringArgs {
             smooth: !self.no_smooth,
             content_floor: !self.no_content_floor,
             algorithm: self.algorithm.into(),
+            main_text: self.main_text_choice()?,
         };
         // Name the flag, not the field: the user typed the flag.
         params.check().map_err(|error| match error {

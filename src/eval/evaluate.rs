@@ -220,7 +220,7 @@ impl PageRuns {
         let scale = options.params.penalty.scale;
         let (basic, _) = run(false, scale)?;
         let (smooth, smoothed) = run(true, scale)?;
-        let extracted = extract_main_text(laid_out, &smoothed);
+        let extracted = extract_main_text(laid_out, &smoothed, &options.params);
         let texts = ProductTexts {
             content: smoothed.content_text,
             main: extracted.main_text,
@@ -289,6 +289,10 @@ impl PageRuns {
             output: OutputScores {
                 content: TextScore::of(&self.texts.content, &gold.main_text),
                 main: TextScore::of(&self.texts.main, &gold.main_text),
+                main_and_comments: TextScore::of(
+                    &format!("{}\n\n{}", self.texts.main, self.texts.comments),
+                    &gold.main_text,
+                ),
                 comments: gold
                     .comments
                     .as_ref()

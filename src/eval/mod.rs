@@ -59,7 +59,7 @@ pub use truth::{GoldBlocks, L3sMapping, PageTruth, WordTruth, main_text_words, p
 pub enum EvalError {
     /// The `FORMAT` part of a dataset spec names no known format.
     #[error(
-        "unknown dataset format `{name}`; use one of: l3s-gn1, cleaneval, cleanportaleval, dragnet, big9, kreuzer, native"
+        "unknown dataset format `{name}`; use one of: l3s-gn1, cleaneval, cleanportaleval, dragnet, big9, kreuzer, readability, wcxb, native"
     )]
     UnknownFormat {
         /// The format name as given.

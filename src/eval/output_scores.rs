@@ -69,6 +69,9 @@ pub struct OutputScores {
     pub content: TextScore,
     /// `main_text`.
     pub main: TextScore,
+    /// `main_text` followed by `comments`: the article with its discussion, what CleanEval's
+    /// and Dragnet's gold keep.
+    pub main_and_comments: TextScore,
     /// `comments` against the gold comments, on pages whose gold keeps them apart.
     pub comments: Option<TextScore>,
     /// Other extractors, in the order they were given.

@@ -11,7 +11,7 @@ use super::scoring::PageScores;
 use super::summary::{DatasetReport, PrecisionRecall, SweepPoint, VariantReport};
 
 /// Column names of the per-page CSV.
-pub const PAGE_CSV_HEADER: [&str; 19] = [
+pub const PAGE_CSV_HEADER: [&str; 22] = [
     "dataset",
     "page",
     "variant",
@@ -31,6 +31,10 @@ pub const PAGE_CSV_HEADER: [&str; 19] = [
     "ari",
     "ari_level2",
     "scored_words",
+    // The main text's word counts, so that a set's micro F1 can be traced to its pages.
+    "main_text_tp",
+    "main_text_fp",
+    "main_text_fn",
 ];
 
 fn cell(value: Option<f64>) -> String {
@@ -64,6 +68,8 @@ pub fn write_page_row<W: Write>(
     row.push(cell(scores.ari_level2));
     let words = scores.text.tp + scores.text.fp + scores.text.fn_;
     row.push(words.to_string());
+    let main = scores.main_text;
+    row.extend([main.tp, main.fp, main.fn_].map(|count| count.to_string()));
     writer.write_record(&row)
 }
 

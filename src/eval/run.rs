@@ -216,11 +216,23 @@ fn external_text(directory: &Path, dataset_root: &Path, html_path: &Path) -> Str
 /// How a labelled page is laid out: from its folder as web root, with the set's URL (for link
 /// resolution) and `<base href>` (Kreuzer's copied assets).
 fn page_source(page: &LabelledPage) -> Result<PageSource, PageEvalError> {
-    let mut source =
-        PageSource::from_file(&page.html_path, None).map_err(|source| PageEvalError::Read {
-            path: page.html_path.clone(),
-            source,
-        })?;
+    labelled_page_source(page).map_err(|source| PageEvalError::Read {
+        path: page.html_path.clone(),
+        source,
+    })
+}
+
+/// A labelled page as the detector reads it: its bytes (a `.gz` page expanded), its folder as
+/// web root, the set's URL and `<base href>`.
+pub fn labelled_page_source(page: &LabelledPage) -> std::io::Result<PageSource> {
+    let mut source = PageSource::from_file(&page.html_path, None)?;
+    if page
+        .html_path
+        .extension()
+        .is_some_and(|found| found == "gz")
+    {
+        source.bytes = gunzip(&source.bytes)?;
+    }
     if let Some(url) = page
         .url
         .as_deref()
@@ -230,6 +242,21 @@ fn page_source(page: &LabelledPage) -> Result<PageSource, PageEvalError> {
     }
     source.base_href = page.base_href.clone();
     Ok(source)
+}
+
+/// The largest page a gzip-compressed labelled page may expand to: past the parser's own byte
+/// limit, so that an oversized page fails there with its usual message.
+const MAX_GUNZIPPED_BYTES: u64 = 64 * 1024 * 1024;
+
+/// A gzip-compressed page (WCXB's `html/*.html.gz`), expanded to at most
+/// [`MAX_GUNZIPPED_BYTES`].
+fn gunzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut expanded = Vec::new();
+    flate2::read::GzDecoder::new(bytes)
+        .take(MAX_GUNZIPPED_BYTES)
+        .read_to_end(&mut expanded)?;
+    Ok(expanded)
 }
 
 fn dataset_reports(
@@ -277,6 +304,10 @@ fn dataset_reports(
             let outputs = [
                 ("pagelevel content_text", &evaluation.output.content),
                 ("pagelevel main_text", &evaluation.output.main),
+                (
+                    "pagelevel main_text+comments",
+                    &evaluation.output.main_and_comments,
+                ),
             ];
             let external = externals
                 .iter()
@@ -309,11 +340,13 @@ fn dataset_reports(
         let mut output = BTreeMap::new();
         let mut content = TextTotals::default();
         let mut main = TextTotals::default();
+        let mut main_and_comments = TextTotals::default();
         let mut comments = TextTotals::default();
         let mut external = vec![TextTotals::default(); externals.len()];
         for evaluation in &evaluations {
             content.add(&evaluation.output.content);
             main.add(&evaluation.output.main);
+            main_and_comments.add(&evaluation.output.main_and_comments);
             if let Some(page) = &evaluation.output.comments {
                 comments.add(page);
             }
@@ -323,6 +356,10 @@ fn dataset_reports(
         }
         output.insert("pagelevel content_text".to_string(), content.report());
         output.insert("pagelevel main_text".to_string(), main.report());
+        output.insert(
+            "pagelevel main_text+comments".to_string(),
+            main_and_comments.report(),
+        );
         if comments.report().pages > 0 {
             // Against the gold comments, on the pages that have some.
             output.insert("pagelevel comments".to_string(), comments.report());

@@ -11,12 +11,20 @@
 //! page's headline when the headline sits just outside it. Comments are the paragraphs of
 //! comment regions outside the main text.
 
+mod blocks;
+mod model;
 mod regions;
 
+use crate::layout::Layout;
 use crate::page::{Dom, NodeId};
 use crate::segment::{MIN_CONTENT_WORDS, WordsByTemplateness};
 use crate::text::Paragraph;
 
+use blocks::block_features;
+pub use blocks::{BLOCK_FEATURE_COUNT, BLOCK_FEATURE_NAMES, BlockFeatures};
+pub use model::{
+    MAIN_TEXT_MODEL_VERSION, MainTextModel, MainTextModelError, MainTextTraining, Selection,
+};
 pub use regions::{Region, regions};
 
 /// The least share of a page's running text (its least template-like words) the main text is
@@ -72,23 +80,121 @@ impl ParagraphFacts {
 }
 
 /// Chooses the main text and comments of a page from its paragraphs, each element's smoothed
-/// templateness, the threshold the page was segmented with, and the page title.
+/// templateness, the threshold the page was segmented with, its boxes and the page title: with
+/// `model`, the paragraphs the learned main-text model finds likely, in the container that holds
+/// most of them; without it (or when it finds none), by the rules alone.
 pub fn extract(
     dom: &Dom,
+    layout: &Layout,
     paragraphs: &[Paragraph],
     templateness: &[f64],
     threshold: f64,
     title: &str,
+    model: Option<&MainTextModel>,
 ) -> Extracted {
+    let facts = page_facts(dom, paragraphs, templateness);
+    let Some(rules) = choose_by_rules(dom, &facts, threshold, title) else {
+        return Extracted::default();
+    };
+    let chosen = model
+        .and_then(|model| {
+            let features = paragraph_features(dom, layout, &facts, &rules, threshold, title);
+            let probability: Vec<f64> = features
+                .iter()
+                .map(|features| model.probability(features))
+                .collect();
+            choose_by_model(dom, &facts, &probability, model, title)
+        })
+        .unwrap_or(rules);
+    chosen.extracted(&facts)
+}
+
+/// The features of a page's paragraphs and their text, for fitting a main-text model: what
+/// [`extract`] would weigh, paragraph by paragraph.
+pub fn paragraph_rows(
+    dom: &Dom,
+    layout: &Layout,
+    paragraphs: &[Paragraph],
+    templateness: &[f64],
+    threshold: f64,
+    title: &str,
+) -> Vec<(String, BlockFeatures)> {
+    let facts = page_facts(dom, paragraphs, templateness);
+    let Some(rules) = choose_by_rules(dom, &facts, threshold, title) else {
+        return Vec::new();
+    };
+    let features = paragraph_features(dom, layout, &facts, &rules, threshold, title);
+    facts
+        .into_iter()
+        .zip(features)
+        .map(|(facts, features)| (facts.text, features))
+        .collect()
+}
+
+fn paragraph_features(
+    dom: &Dom,
+    layout: &Layout,
+    facts: &[ParagraphFacts],
+    rules: &Choice,
+    threshold: f64,
+    title: &str,
+) -> Vec<BlockFeatures> {
+    let mut in_rules_main = vec![false; facts.len()];
+    for &index in &rules.main {
+        in_rules_main[index] = true;
+    }
+    block_features(dom, layout, facts, &in_rules_main, threshold, title)
+}
+
+/// A page's paragraphs with words, as the choice sees them.
+fn page_facts(dom: &Dom, paragraphs: &[Paragraph], templateness: &[f64]) -> Vec<ParagraphFacts> {
     let region = regions(dom);
     let in_link = dom.within_links();
     let in_form = dom.within(|element| element.tag == "form");
-    let facts: Vec<ParagraphFacts> = paragraphs
+    paragraphs
         .iter()
         .map(|paragraph| paragraph_facts(paragraph, templateness, &region, &in_link, &in_form))
         .filter(|facts| facts.words > 0)
-        .collect();
-    let threshold = main_text_threshold(&facts, threshold);
+        .collect()
+}
+
+/// The main text and comments chosen, as indices into the page's [`ParagraphFacts`].
+#[derive(Debug, Clone)]
+struct Choice {
+    container: NodeId,
+    main: Vec<usize>,
+    comments: Vec<usize>,
+}
+
+impl Choice {
+    fn extracted(&self, facts: &[ParagraphFacts]) -> Extracted {
+        let join = |chosen: &[usize]| {
+            chosen
+                .iter()
+                .map(|&index| facts[index].text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n\n")
+        };
+        let blocks = |chosen: &[usize]| chosen.iter().map(|&index| facts[index].block).collect();
+        Extracted {
+            main_text: join(&self.main),
+            comments: join(&self.comments),
+            main_container: Some(self.container),
+            main_blocks: blocks(&self.main),
+            comment_blocks: blocks(&self.comments),
+        }
+    }
+}
+
+/// The main text by the rules: the maximum-weight subtree of article-like paragraphs, its
+/// strong siblings and the headline before it. `None` on a page without text.
+fn choose_by_rules(
+    dom: &Dom,
+    facts: &[ParagraphFacts],
+    threshold: f64,
+    title: &str,
+) -> Option<Choice> {
+    let threshold = main_text_threshold(facts, threshold);
     let is_content = |facts: &ParagraphFacts| facts.templateness < threshold;
     // A page whose content all sits in named regions (a portal of link lists, a page the
     // segmentation kept little of) still has a main text: its content, by decreasing strictness.
@@ -98,47 +204,84 @@ pub fn extract(
         &|facts| is_content(facts) && facts.region != Region::Comment,
         &|facts| is_content(facts),
     ];
-    let Some((container, gain, is_main)) = rules.into_iter().find_map(|rule| {
-        main_container(dom, &facts, rule).map(|(container, gain)| (container, gain, rule))
-    }) else {
-        return Extracted::default();
-    };
+    let (container, gain, is_main) = rules.into_iter().find_map(|rule| {
+        main_container(dom, facts, rule).map(|(container, gain)| (container, gain, rule))
+    })?;
     let parts = with_strong_siblings(dom, container, &gain);
-    let mut main: Vec<&ParagraphFacts> = facts
-        .iter()
-        .filter(|facts| parts.iter().any(|&part| dom.contains(part, facts.anchor)))
-        .filter(|facts| is_main(facts))
+    let main: Vec<usize> = (0..facts.len())
+        .filter(|&index| {
+            parts
+                .iter()
+                .any(|&part| dom.contains(part, facts[index].anchor))
+        })
+        .filter(|&index| is_main(&facts[index]))
         .collect();
-    if let Some(headline) = headline_before(dom, &facts, container, title)
+    Some(finish_choice(dom, facts, container, main, title))
+}
+
+/// The main text by the learned model: the element whose subtree holds the most words of likely
+/// paragraphs net of unlikely ones (each weighted by how far its probability is from `cut`),
+/// with its strong siblings; its paragraphs at or above `cut`. `None` when no paragraph is.
+fn choose_by_model(
+    dom: &Dom,
+    facts: &[ParagraphFacts],
+    probability: &[f64],
+    model: &MainTextModel,
+    title: &str,
+) -> Option<Choice> {
+    let cut = model.cut;
+    if !probability.iter().any(|&p| p >= cut) {
+        return None;
+    }
+    let gain = subtree_gains(dom, facts, |index, facts| {
+        facts.words as f64 * (probability[index] - cut)
+    });
+    let container = heaviest_subtree(dom, &gain)?;
+    let parts = with_strong_siblings(dom, container, &gain);
+    let main: Vec<usize> = (0..facts.len())
+        .filter(|&index| probability[index] >= cut)
+        .filter(|&index| {
+            model.selection == Selection::Paragraphs
+                || parts
+                    .iter()
+                    .any(|&part| dom.contains(part, facts[index].anchor))
+        })
+        .collect();
+    Some(finish_choice(dom, facts, container, main, title))
+}
+
+/// The chosen main paragraphs headed by the page's headline when it sits before them, and the
+/// comments: paragraphs of comment regions outside the main text.
+fn finish_choice(
+    dom: &Dom,
+    facts: &[ParagraphFacts],
+    container: NodeId,
+    mut main: Vec<usize>,
+    title: &str,
+) -> Choice {
+    if let Some(headline) = headline_before(dom, facts, container, title)
         && main
             .first()
-            .is_none_or(|first| first.anchor > headline.anchor)
+            .is_none_or(|&first| facts[first].anchor > facts[headline].anchor)
     {
         main.insert(0, headline);
     }
-    let comments: Vec<&ParagraphFacts> = facts
-        .iter()
-        .filter(|facts| {
+    let comments: Vec<usize> = (0..facts.len())
+        .filter(|&index| {
+            let facts_here = &facts[index];
             // The comment form's labels ("Name (required)") are not comments.
-            facts.region == Region::Comment
-                && !facts.is_link_list()
-                && !facts.in_form
-                && !main.iter().any(|kept| kept.anchor == facts.anchor)
+            facts_here.region == Region::Comment
+                && !facts_here.is_link_list()
+                && !facts_here.in_form
+                && !main
+                    .iter()
+                    .any(|&kept| facts[kept].anchor == facts_here.anchor)
         })
         .collect();
-    let join = |chosen: &[&ParagraphFacts]| {
-        chosen
-            .iter()
-            .map(|facts| facts.text.as_str())
-            .collect::<Vec<_>>()
-            .join("\n\n")
-    };
-    Extracted {
-        main_text: join(&main),
-        comments: join(&comments),
-        main_container: Some(container),
-        main_blocks: main.iter().map(|facts| facts.block).collect(),
-        comment_blocks: comments.iter().map(|facts| facts.block).collect(),
+    Choice {
+        container,
+        main,
+        comments,
     }
 }
 
@@ -177,7 +320,12 @@ fn paragraph_facts(
     let mut link_words = 0;
     let mut weighted_templateness = 0.0;
     for &(parent, text) in &paragraph.pieces {
-        let count = text.split_whitespace().count();
+        // A separator between links ("," "|" "·") is no word: counted, it halves a link
+        // list's link share.
+        let count = text
+            .split_whitespace()
+            .filter(|token| token.chars().any(char::is_alphanumeric))
+            .count();
         words += count;
         if in_link[parent.index()] {
             link_words += count;
@@ -207,14 +355,37 @@ fn main_container(
     dom: &Dom,
     facts: &[ParagraphFacts],
     is_main: &dyn Fn(&ParagraphFacts) -> bool,
-) -> Option<(NodeId, Vec<i64>)> {
+) -> Option<(NodeId, Vec<f64>)> {
     if !facts.iter().any(is_main) {
         return None;
     }
-    let mut gain = vec![0i64; dom.len()];
-    for facts in facts {
-        let words = facts.words as i64;
-        gain[facts.anchor.index()] += if is_main(facts) { words } else { -words };
+    let gain = subtree_gains(dom, facts, |_, facts| {
+        let words = facts.words as f64;
+        if is_main(facts) { words } else { -words }
+    });
+    // Accepted text sharing its element with more rejected text (a page whose body holds bare
+    // text runs) nets nothing anywhere: the largest accepted paragraph's element holds it.
+    heaviest_subtree(dom, &gain)
+        .or_else(|| {
+            facts
+                .iter()
+                .filter(|facts| is_main(facts))
+                .max_by_key(|facts| facts.words)
+                .map(|facts| facts.anchor)
+        })
+        .map(|container| (container, gain))
+}
+
+/// Each element's subtree total of its paragraphs' `weight` (of the paragraph's index and
+/// facts; a paragraph counts at its anchor).
+fn subtree_gains(
+    dom: &Dom,
+    facts: &[ParagraphFacts],
+    weight: impl Fn(usize, &ParagraphFacts) -> f64,
+) -> Vec<f64> {
+    let mut gain = vec![0.0f64; dom.len()];
+    for (index, facts) in facts.iter().enumerate() {
+        gain[facts.anchor.index()] += weight(index, facts);
     }
     // Children come after their parent in document order: sum subtrees bottom-up.
     for id in dom.ids().rev() {
@@ -222,20 +393,19 @@ fn main_container(
             gain[parent.index()] += gain[id.index()];
         }
     }
-    let best = dom
-        .ids()
-        .max_by_key(|id| (gain[id.index()], id.0))
-        .filter(|id| gain[id.index()] > 0);
-    // Accepted text sharing its element with more rejected text (a page whose body holds bare
-    // text runs) nets nothing anywhere: the largest accepted paragraph's element holds it.
-    best.or_else(|| {
-        facts
-            .iter()
-            .filter(|facts| is_main(facts))
-            .max_by_key(|facts| facts.words)
-            .map(|facts| facts.anchor)
-    })
-    .map(|container| (container, gain))
+    gain
+}
+
+/// The element of largest positive subtree gain, the deepest on ties; `None` when none is
+/// positive.
+fn heaviest_subtree(dom: &Dom, gain: &[f64]) -> Option<NodeId> {
+    dom.ids()
+        .max_by(|a, b| {
+            gain[a.index()]
+                .total_cmp(&gain[b.index()])
+                .then(a.0.cmp(&b.0))
+        })
+        .filter(|id| gain[id.index()] > 0.0)
 }
 
 /// A share of the container's net words a sibling must reach to join the main text.
@@ -244,12 +414,12 @@ const SIBLING_SHARE: f64 = 0.25;
 /// The container and those of its siblings whose own net article words reach [`SIBLING_SHARE`]
 /// of its own: an article split across sibling blocks, with a share bar or an advertisement
 /// between the parts, that the maximum-weight subtree alone cuts in two.
-fn with_strong_siblings(dom: &Dom, container: NodeId, gain: &[i64]) -> Vec<NodeId> {
+fn with_strong_siblings(dom: &Dom, container: NodeId, gain: &[f64]) -> Vec<NodeId> {
     let mut parts = vec![container];
-    let own = gain[container.index()].max(1) as f64;
+    let own = gain[container.index()].max(1.0);
     if let Some(parent) = dom.element(container).parent {
         parts.extend(dom.element_children(parent).filter(|&sibling| {
-            sibling != container && gain[sibling.index()] as f64 >= SIBLING_SHARE * own
+            sibling != container && gain[sibling.index()] >= SIBLING_SHARE * own
         }));
     }
     parts
@@ -257,12 +427,12 @@ fn with_strong_siblings(dom: &Dom, container: NodeId, gain: &[i64]) -> Vec<NodeI
 
 /// The page's headline when it sits before the main container: the last `<h1>` (else `<h2>`)
 /// before it whose words are mostly words of the page title, or the page's only `<h1>`.
-fn headline_before<'f>(
+fn headline_before(
     dom: &Dom,
-    facts: &'f [ParagraphFacts],
+    facts: &[ParagraphFacts],
     container: NodeId,
     title: &str,
-) -> Option<&'f ParagraphFacts> {
+) -> Option<usize> {
     let title_words: Vec<String> = title
         .split_whitespace()
         .map(|word| word.to_lowercase())
@@ -272,9 +442,8 @@ fn headline_before<'f>(
         "h2" => Some(2),
         _ => None,
     };
-    let before: Vec<&ParagraphFacts> = facts
-        .iter()
-        .filter(|facts| facts.anchor < container && facts.region != Region::Comment)
+    let before: Vec<usize> = (0..facts.len())
+        .filter(|&index| facts[index].anchor < container && facts[index].region != Region::Comment)
         .collect();
     let overlaps_title = |facts: &ParagraphFacts| {
         let words: Vec<String> = facts
@@ -293,7 +462,8 @@ fn headline_before<'f>(
         .filter(|facts| heading_level(facts) == Some(1))
         .count();
     for level in [1, 2] {
-        if let Some(headline) = before.iter().rev().find(|facts| {
+        if let Some(&headline) = before.iter().rev().find(|&&index| {
+            let facts = &facts[index];
             heading_level(facts) == Some(level)
                 // A linked headline (blogs link a post's title to itself) must match the title.
                 && (overlaps_title(facts)

@@ -17,6 +17,19 @@ const ARTICLE: &str = r#"<html><head><title>Storm floods the valley | Daily News
 <div id="footer">Copyright Daily News, all rights reserved, since the year of its founding.</div>
 </body></html>"#;
 
+fn no_layout() -> crate::layout::Layout {
+    crate::layout::Layout {
+        boxes: Vec::new(),
+        unpainted: Vec::new(),
+        page_width: 1280.0,
+        page_height: 1024.0,
+        viewport: crate::layout::Viewport {
+            width: 1280,
+            height: 1024,
+        },
+    }
+}
+
 fn extract_from(html: &str, template_ids: &[&str]) -> Extracted {
     let page = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).unwrap();
     let dom = &page.dom;
@@ -33,10 +46,12 @@ fn extract_from(html: &str, template_ids: &[&str]) -> Extracted {
     }
     extract(
         dom,
+        &no_layout(),
         &paragraphs(dom, &visible),
         &templateness,
         0.5,
         &page.title,
+        None,
     )
 }
 
@@ -98,10 +113,12 @@ fn a_page_called_all_template_still_has_its_least_template_like_running_text_as_
         .collect();
     let extracted = extract(
         dom,
+        &no_layout(),
         &paragraphs(dom, &visible),
         &templateness,
         0.25,
         &page.title,
+        None,
     );
     assert!(extracted.main_text.starts_with("The report, long enough"));
     assert!(!extracted.main_text.contains("Home and about"));

@@ -181,6 +181,7 @@ impl LayoutSource for DocumentOrderLayout {
             },
             screenshot: None,
             from_cache: false,
+            warning: None,
         })
     }
 }
@@ -194,6 +195,9 @@ pub struct LaidOut {
     pub screenshot: Option<Vec<u8>>,
     /// True when the boxes were read from a cache, not computed for this call.
     pub from_cache: bool,
+    /// Why the boxes are not the engine's full layout of the page (the native engine laid it
+    /// out without its stylesheets to stay within its memory budget): a warning to show.
+    pub warning: Option<String>,
 }
 
 /// Why a page could not be laid out.
@@ -236,6 +240,7 @@ impl LayoutSource for SuppliedLayout {
             layout: self.0.clone(),
             screenshot: None,
             from_cache: false,
+            warning: None,
         })
     }
 }
@@ -326,6 +331,8 @@ pub struct LaidOutPage {
     pub screenshot: Option<Vec<u8>>,
     /// True when the boxes were read from a cache or a snapshot, not computed now.
     pub from_cache: bool,
+    /// Why the boxes are not the engine's full layout of the page ([`LaidOut::warning`]).
+    pub warning: Option<String>,
 }
 
 impl LaidOutPage {
@@ -374,6 +381,7 @@ pub(crate) mod by_hand {
             parse_ms: 0.0,
             screenshot: None,
             from_cache: false,
+            warning: None,
         }
     }
 }

@@ -182,6 +182,7 @@ impl LayoutSource for SnapshotLayout {
             },
             screenshot: None,
             from_cache: true,
+            warning: None,
         })
     }
 }

@@ -252,6 +252,8 @@ pub enum OutputFormat {
     Text,
     /// The main text alone (the article or main body, without comments).
     Main,
+    /// The main text, then a blank line and the user comments when the page has some.
+    MainAndComments,
 }
 
 /// Writes scored pages one after another in one format.
@@ -335,6 +337,13 @@ impl<W: std::io::Write> OutputWriter<W> {
             OutputFormat::Jsonl => serde_json::to_writer(&mut *sink, &page_line(scored))?,
             OutputFormat::Text => sink.write_all(scored.segmented.content_text.as_bytes())?,
             OutputFormat::Main => sink.write_all(scored.extracted.main_text.as_bytes())?,
+            OutputFormat::MainAndComments => {
+                sink.write_all(scored.extracted.main_text.as_bytes())?;
+                if !scored.extracted.comments.is_empty() {
+                    sink.write_all(b"\n\n")?;
+                    sink.write_all(scored.extracted.comments.as_bytes())?;
+                }
+            }
             OutputFormat::Csv => {}
         }
         sink.write_all(b"\n")

@@ -24,7 +24,11 @@ use crate::page::{Page, PageError, PageSource, ParseLimits, SerializeOptions, se
 pub use browser::{NODE_ID_ATTRIBUTE, chromium_identity, find_chromium};
 pub use cache::{LayoutCache, cache_key};
 pub use gate::Gate;
-pub use native::{NATIVE_LAYOUT_BUDGET, NativeLayoutError, lay_out_native, lay_out_native_within};
+pub use native::{
+    DEFAULT_LAYOUT_MEMORY_MIB, LAYOUT_MEMORY_MIB_RANGE, LayoutCost, LayoutStage,
+    NATIVE_LAYOUT_BUDGET, NativeBudget, NativeLaidOut, NativeLayoutError, WithoutStylesheets,
+    lay_out_native, lay_out_native_within, missing_layout_fonts,
+};
 pub use process::stop_all_browsers;
 
 /// Screenshots stop this far down a page: enough to judge a page's template, and a report
@@ -150,6 +154,7 @@ impl Renderer {
             parse_ms,
             screenshot: laid_out.screenshot,
             from_cache: laid_out.from_cache,
+            warning: laid_out.warning,
         })
     }
 
@@ -173,6 +178,7 @@ impl Renderer {
                 layout,
                 screenshot: None,
                 from_cache: true,
+                warning: None,
             });
         }
         let (layout, screenshot) = self.lay_out_in_browser(page, source)?;
@@ -184,6 +190,7 @@ impl Renderer {
             layout,
             screenshot,
             from_cache: false,
+            warning: None,
         })
     }
 
@@ -303,33 +310,48 @@ impl LayoutSource for Renderer {
 #[derive(Debug, Clone, Copy)]
 pub struct NativeLayout {
     viewport: Viewport,
-    budget: Duration,
+    budget: NativeBudget,
 }
 
 impl Default for NativeLayout {
     fn default() -> Self {
-        NativeLayout::with_budget(NATIVE_LAYOUT_BUDGET)
+        NativeLayout {
+            viewport: VIEWPORT,
+            budget: NativeBudget::default(),
+        }
     }
 }
 
 impl NativeLayout {
-    /// The native engine giving each page at most `budget`.
+    /// The native engine giving each page at most `budget` of wall time.
     pub fn with_budget(budget: Duration) -> NativeLayout {
-        NativeLayout {
-            viewport: VIEWPORT,
-            budget,
-        }
+        NativeLayout::default().with_time_budget(budget)
+    }
+
+    /// The same engine with another time budget per page.
+    pub fn with_time_budget(mut self, budget: Duration) -> NativeLayout {
+        self.budget.time = budget;
+        self
+    }
+
+    /// The same engine with another memory budget per layout, in MiB (see [`NativeBudget`]).
+    pub fn with_memory_budget(mut self, mebibytes: u64) -> NativeLayout {
+        self.budget.memory_bytes = mebibytes.saturating_mul(1024 * 1024);
+        self
     }
 }
 
 impl LayoutSource for NativeLayout {
     fn lay_out(&mut self, page: &Page, source: &PageSource) -> Result<LaidOut, LayoutError> {
-        let layout = lay_out_native_within(page, source, self.viewport, self.budget)
+        let laid_out = lay_out_native_within(page, source, self.viewport, &self.budget)
             .map_err(|error| LayoutError::Engine(Box::new(error)))?;
         Ok(LaidOut {
-            layout,
+            layout: laid_out.layout,
             screenshot: None,
             from_cache: false,
+            warning: laid_out
+                .without_stylesheets
+                .map(|degraded| degraded.to_string()),
         })
     }
 }

@@ -4,7 +4,8 @@
 //! legend, the section list, and the main text, comments and content text beside it — the
 //! picture a person wants before trusting the numbers. The picture is Chromium's screenshot
 //! when the page was laid out by Chromium just now; otherwise (native layout, a cached or
-//! snapshot layout) a wireframe drawn from the layout boxes ([`wireframe`]), needing no browser.
+//! snapshot layout) a wireframe drawn from the layout boxes (the `wireframe` module), needing
+//! no browser.
 
 mod wireframe;
 

@@ -142,16 +142,25 @@ impl ContentFloor {
     }
 
     /// The threshold to apply on this page given the configured one: unchanged when the page
-    /// keeps some content (at least `NO_CONTENT_BELOW` (10) visible words); else just above the
+    /// keeps some content (at least `NO_CONTENT_BELOW` (10) words of running text, or of
+    /// visible text on a page with less than [`MIN_CONTENT_WORDS`] of running text); else just above the
     /// lowest templateness at which `FLOOR_RUNNING_WORDS` (20) running words are kept, or, on a
     /// page with less than [`MIN_CONTENT_WORDS`] of running text, `NO_CONTENT_BELOW` (10) visible
     /// words.
     pub fn threshold_for(&self, threshold: f64) -> f64 {
-        if self.visible.kept_below(threshold) >= NO_CONTENT_BELOW {
+        let has_running_text = self.running.total() >= MIN_CONTENT_WORDS;
+        // On a page with running text, what counts as kept content is running text: share
+        // buttons and labels ("Share", "Tweet", "Email this") are visible words, not content.
+        let kept = if has_running_text {
+            &self.running
+        } else {
+            &self.visible
+        };
+        if kept.kept_below(threshold) >= NO_CONTENT_BELOW {
             return threshold;
         }
         // Running text when the page has enough of it; else a sentence's worth of any text.
-        let lowered = if self.running.total() >= MIN_CONTENT_WORDS {
+        let lowered = if has_running_text {
             self.running.threshold_keeping(FLOOR_RUNNING_WORDS)
         } else {
             self.visible.threshold_keeping(NO_CONTENT_BELOW)
@@ -194,7 +203,16 @@ mod tests {
 
     #[test]
     fn a_page_keeping_a_short_article_is_left_as_scored() {
-        let floor = ContentFloor::of(&[0.1, 0.9], &[0, 400], &[20, 400]);
+        let floor = ContentFloor::of(&[0.1, 0.9], &[15, 400], &[20, 400]);
         assert_eq!(floor.threshold_for(0.25), 0.25);
+    }
+
+    #[test]
+    fn share_buttons_kept_as_content_do_not_stand_in_for_the_article() {
+        // "Share Tweet Email Print ..." (20 visible words, no running text) under the
+        // threshold; the article (400 running words) just above it.
+        let floor = ContentFloor::of(&[0.1, 0.45, 0.9], &[0, 400, 0], &[20, 400, 60]);
+        let threshold = floor.threshold_for(0.25);
+        assert!(threshold > 0.45 && threshold < 0.9, "{threshold}");
     }
 }

@@ -54,8 +54,9 @@ class Scorer(_RustScorer):
     ``layout`` ``"native"`` or ``"chromium"``, ``threshold`` (default 0.25),
     ``penalty_scale``, ``penalty`` (``"area"``, ``"count"``, ``"parent-area"``), ``weight``
     (``"sqrt-area"``, ``"count"``), ``smooth``, ``content_floor``, ``chromium`` (the
-    binary), ``max_bytes``, ``max_elements``, ``max_depth``, and ``force`` (accept a model
-    trained on another engine's layouts).
+    binary), ``max_bytes``, ``max_elements``, ``max_depth``, ``max_layout_memory`` (MiB one
+    native layout may take, default 512: a page over it is laid out without its stylesheets
+    or fails), and ``force`` (accept a model trained on another engine's layouts).
 
     Raises ``ValueError`` for a bad argument or model file and ``RuntimeError`` when
     ``layout="chromium"`` finds no Chromium.

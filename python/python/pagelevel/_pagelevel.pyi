@@ -25,6 +25,7 @@ class Scorer:
         max_bytes: Optional[int] = None,
         max_elements: Optional[int] = None,
         max_depth: Optional[int] = None,
+        max_layout_memory: Optional[int] = None,
         force: bool = False,
     ) -> "Scorer": ...
     @property

@@ -2,7 +2,8 @@
 //! of [`LabelledPage`]s whose [`Gold`] says what people judged to be content or template.
 //!
 //! A dataset is named `FORMAT:PATH` ([`DatasetSpec`]), with `FORMAT` one of `l3s-gn1`,
-//! `cleaneval`, `cleanportaleval`, `dragnet`, `big9`, `kreuzer`, `native`, and `PATH` the
+//! `cleaneval`, `cleanportaleval`, `dragnet`, `big9`, `kreuzer`, `readability`, `wcxb`,
+//! `native`, and `PATH` the
 //! folder laid out as `shared/datasets/labeled/README.md` describes (for `native`, the manifest
 //! file or its folder; see [`native`]). Loading reads every gold file, so a broken set fails at
 //! once, naming the file; the pages' HTML is left for the caller to read.
@@ -17,7 +18,9 @@ pub mod dragnet;
 pub mod kreuzer;
 pub mod l3s_gn1;
 pub mod native;
+pub mod readability;
 mod split;
+pub mod wcxb;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -47,19 +50,26 @@ pub enum DatasetFormat {
     Big9,
     /// `kreuzer`: pages with typed, nested blocks marked in the DOM ([`kreuzer`]).
     Kreuzer,
+    /// `readability`: Mozilla Readability's modern test pages with their expected article
+    /// ([`readability`]).
+    Readability,
+    /// `wcxb`: WCXB's 2025 pages of seven types with reviewed main content ([`wcxb`]).
+    Wcxb,
     /// `native`: pagelevel's own JSON manifest, for your own pages ([`native`]).
     Native,
 }
 
 impl DatasetFormat {
     /// Every format, in the order error messages and help list them.
-    pub const ALL: [DatasetFormat; 7] = [
+    pub const ALL: [DatasetFormat; 9] = [
         DatasetFormat::L3sGn1,
         DatasetFormat::CleanEval,
         DatasetFormat::CleanPortalEval,
         DatasetFormat::Dragnet,
         DatasetFormat::Big9,
         DatasetFormat::Kreuzer,
+        DatasetFormat::Readability,
+        DatasetFormat::Wcxb,
         DatasetFormat::Native,
     ];
 
@@ -72,6 +82,8 @@ impl DatasetFormat {
             DatasetFormat::Dragnet => "dragnet",
             DatasetFormat::Big9 => "big9",
             DatasetFormat::Kreuzer => "kreuzer",
+            DatasetFormat::Readability => "readability",
+            DatasetFormat::Wcxb => "wcxb",
             DatasetFormat::Native => "native",
         }
     }
@@ -216,6 +228,8 @@ pub fn load_dataset(spec: &DatasetSpec) -> Result<Dataset, EvalError> {
         DatasetFormat::Dragnet => dragnet::load(&root)?,
         DatasetFormat::Big9 => big9::load(&root)?,
         DatasetFormat::Kreuzer => kreuzer::load(&root)?,
+        DatasetFormat::Readability => readability::load(&root)?,
+        DatasetFormat::Wcxb => wcxb::load(&root)?,
         DatasetFormat::Native => native::load(&root)?,
     };
     split::assign(spec.format, &root, &mut pages)?;
@@ -232,7 +246,7 @@ pub fn load_dataset(spec: &DatasetSpec) -> Result<Dataset, EvalError> {
     })
 }
 
-fn read_bytes(path: &Path) -> Result<Vec<u8>, EvalError> {
+pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, EvalError> {
     std::fs::read(path).map_err(|source| EvalError::Read {
         path: path.to_path_buf(),
         source,

@@ -5,8 +5,11 @@
 //!
 //! - Dragnet: its own `split.tsv` (the `test` rows are test pages);
 //! - CleanEval: the `final-*` pages (the shared task's final evaluation set);
-//! - L3S-GN1 and Kreuzer (no split of their own): every page whose name's FNV-1a hash is
-//!   divisible by 3, about a third;
+//! - L3S-GN1, Kreuzer and Readability (no split of their own): every page whose name's FNV-1a
+//!   hash is divisible by 3, about a third;
+//! - WCXB (its development split; the benchmark's own test pages are not shared): every page
+//!   whose domain's FNV-1a hash is divisible by 3, so that no site is on both sides (the host of
+//!   the page's URL without `www.`; a page without a URL is development);
 //! - CleanPortalEval, Big9 (whose pages the shipped model trains on) and native sets: all
 //!   development.
 
@@ -75,8 +78,13 @@ pub(super) fn assign(
         page.split = match format {
             DatasetFormat::Dragnet if dragnet_test.contains(&page.name) => Split::Test,
             DatasetFormat::CleanEval if page.name.starts_with("final") => Split::Test,
-            DatasetFormat::L3sGn1 | DatasetFormat::Kreuzer
+            DatasetFormat::L3sGn1 | DatasetFormat::Kreuzer | DatasetFormat::Readability
                 if fnv1a(&page.name).is_multiple_of(3) =>
+            {
+                Split::Test
+            }
+            DatasetFormat::Wcxb
+                if page_domain(page).is_some_and(|domain| fnv1a(&domain).is_multiple_of(3)) =>
             {
                 Split::Test
             }
@@ -98,6 +106,13 @@ fn dragnet_test_pages(root: &Path) -> Result<Vec<String>, EvalError> {
         .filter(|(_, split)| split.trim() == "test")
         .map(|(name, _)| name.trim().to_string())
         .collect())
+}
+
+/// The host of a page's URL without a leading `www.`.
+fn page_domain(page: &LabelledPage) -> Option<String> {
+    let url = url::Url::parse(page.url.as_deref()?).ok()?;
+    let host = url.host_str()?.to_ascii_lowercase();
+    Some(host.strip_prefix("www.").unwrap_or(&host).to_string())
 }
 
 /// 64-bit FNV-1a: a fixed, documented hash (std's hasher may change between releases).

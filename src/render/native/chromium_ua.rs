@@ -6,11 +6,18 @@
 //!   beside it, so a few pixels here move whole pages.
 //! - **`<noscript>`**: Chromium parses pages with scripting on (scripts are only blocked by
 //!   CSP), so `<noscript>` content is never rendered; Blitz parses with scripting off.
+//! - **Empty named anchors** (`<a name=top></a>`, often alone between blocks): Chromium's line
+//!   holding nothing is no line, and margins collapse through it; Blitz keeps an empty line
+//!   that stops them collapsing, and everything below moves 8–16 px down. Out of the flow the
+//!   anchor is where Chromium puts it (a 0×0 box at its place) and takes no line.
+//! - **Closed `<details>`**: their content is laid out but takes no space (`closed_details`).
 //! - **Legacy presentational attributes** Blitz does not map to CSS: `<font size>`,
 //!   `cellpadding`, `cellspacing` and `<table border>`, all over the table-laid-out pages of
 //!   the news datasets. Attribute values are enumerated, as CSS cannot read them as lengths.
 
 use std::fmt::Write;
+
+use super::closed_details::CLOSED_DETAILS_CSS;
 
 /// Largest `size`, `cellpadding`, `cellspacing` and `border` values given their own rule;
 /// larger ones are rare enough in the datasets to be left to Blitz.
@@ -35,6 +42,8 @@ pub(crate) fn chromium_compat_css() -> String {
     let mut css = String::new();
     form_controls(&mut css);
     css.push_str("noscript { display: none !important; }\n");
+    css.push_str(CLOSED_DETAILS_CSS);
+    css.push_str("a[name]:not([href]):empty { position: absolute; }\n");
     font_sizes(&mut css);
     table_attributes(&mut css);
     css

@@ -9,70 +9,73 @@
 //!
 //! Only the page's own CSS applies: inline styles, `<style>`, and `<link rel=stylesheet>` /
 //! `@import` files found under the page's web root, mapped the way the Chromium gate maps URLs.
-//! Nothing ever reaches the network: Blitz fetches through a [`NetProvider`], and ours only reads
-//! stylesheets from disk. Images are not decoded; `image_boxes` gives them Chromium's sizes.
+//! Nothing ever reaches the network: Blitz fetches through a `NetProvider`, and ours
+//! (`web_root`) only reads stylesheets from disk. Images are not decoded; `image_boxes` gives
+//! them Chromium's sizes.
 //!
-//! Everything that calls Blitz lives in this file, so moving to a newer Blitz changes this file
-//! (and drops `stylesheet_media` once Blitz honours `media`). The other modules state what
-//! Chromium does that Blitz does not, in Blitz-independent terms (a DOM copy, a UA stylesheet).
+//! Bounds: a layout's memory is estimated before it starts and held to a budget (`estimate`,
+//! `budget`), and a layout past its time budget stops at the end of its current stage
+//! (`stages`), so no page's work outlives its call (but freeing a finished page's document, on
+//! the layout thread before its next page: `layout_thread`).
+//!
+//! What calls Blitz lives in this file and in `document` (Blitz's tree, built from our copy),
+//! `stages` (the stages of `resolve`), `read_boxes` and `line_breaks` (its laid-out tree and
+//! Parley's lines) and `web_root` (the `NetProvider`), so moving to a newer Blitz changes those (and drops `stylesheet_media` once Blitz honours
+//! `media`). The other modules state what Chromium does that Blitz does not, in
+//! Blitz-independent terms (a DOM copy, a UA stylesheet, boxes computed from the DOM).
 
-use std::collections::HashMap;
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, LazyLock, Mutex, mpsc};
-use std::time::Duration;
+use std::sync::{Arc, LazyLock, Mutex};
+use std::time::{Duration, Instant};
 
-use crate::layout::{Layout, LayoutBox, Viewport};
+use crate::layout::{Layout, Viewport};
 use crate::page::PageSource;
-use crate::page::{Dom, NodeId, Page, SerializeOptions, serialize};
+use crate::page::{Dom, Page, SerializeOptions};
 use crate::render::NODE_ID_ATTRIBUTE;
 use blitz_dom::{
-    BULLET_FONT, BaseDocument, DocumentConfig, FontContext, LocalName, Node, StyleThreading,
-    UserAgentStylesheet,
+    BULLET_FONT, BaseDocument, DocumentConfig, FontContext, StyleThreading, UserAgentStylesheet,
 };
-use blitz_html::HtmlDocument;
-use blitz_traits::net::{Bytes, NetHandler, NetProvider, Request};
-use blitz_traits::node_id::NodeId as BlitzNodeId;
 use blitz_traits::shell::{ColorScheme, Viewport as BlitzViewport};
-use parley::PositionedLayoutItem;
 use parley::fontique::{
-    Blob, Collection, CollectionOptions, FontInfoOverride, GenericFamily, SourceCache, SourceKind,
+    Blob, Collection, CollectionOptions, FontInfoOverride, GenericFamily, Script, SourceCache,
+    SourceKind,
 };
-use style::computed_values::visibility::T as Visibility;
 use thiserror::Error;
 use url::Url;
 
+mod budget;
 mod chromium_ua;
+mod closed_details;
+mod document;
+mod estimate;
 mod image_boxes;
+mod layout_thread;
+mod line_breaks;
+mod read_boxes;
+mod reveal;
+mod scripts;
+mod stages;
 mod stylesheet_media;
+mod svg_boxes;
 mod web_root;
 
+pub use budget::{NATIVE_LAYOUT_BUDGET, NativeBudget, NativeLaidOut, WithoutStylesheets};
+pub use estimate::{DEFAULT_LAYOUT_MEMORY_MIB, LAYOUT_MEMORY_MIB_RANGE, LayoutCost};
+pub use stages::LayoutStage;
+
+use budget::Answer;
 use chromium_ua::chromium_compat_css;
+use closed_details::lay_out_closed_details_content;
+use document::build_document;
+use estimate::{LayoutPlan, drop_stylesheets, plan};
 use image_boxes::give_images_chromium_sizes;
+use layout_thread::run_on_layout_thread;
+use read_boxes::{box_table_groups, read_layout};
+use reveal::{Reveal, what_to_reveal, words_and_shown_words};
+use scripts::page_scripts;
+use stages::{StopSignal, Stopped, resolve_in_stages};
 use stylesheet_media::move_media_into_css;
-use web_root::{PAGE_HOST, file_for_url};
-
-/// Most stylesheet files one page may load (links and `@import`s together). Blitz bounds
-/// `@import` depth (16) but not fan-out, so a sheet importing itself twice would otherwise
-/// grow geometrically; the datasets' pages link at most 27.
-const MAX_STYLESHEET_FILES: usize = 128;
-
-/// Most stylesheet bytes one page may load: 32× the largest sheet in the datasets (0.5 MB),
-/// so a runaway import chain costs a bounded amount of parsing.
-const MAX_STYLESHEET_BYTES: usize = 16 * 1024 * 1024;
-
-/// Blitz recurses once per nesting level (style, box construction, Taffy), about 2.5 KiB of
-/// stack per level: an 8 MiB main-thread stack overflows between 3,000 and 4,000 nested
-/// `<div>`s, and a stack overflow aborts the process rather than panicking. `ParseLimits`
-/// allows 5,000 levels, so layout runs on a thread with room for several times that; the
-/// memory is reserved, and only touched by deep pages.
-const LAYOUT_STACK_BYTES: usize = 256 * 1024 * 1024;
-
-/// Longest wait for one page's layout by default, as the Chromium renderer's call timeout. The
-/// largest page `ParseLimits` accepts (300,000 elements) took 4.5 s; only an engine bug takes
-/// this.
-pub const NATIVE_LAYOUT_BUDGET: Duration = Duration::from_secs(15);
+use svg_boxes::{box_svg_contents, give_svgs_natural_sizes};
+use web_root::{PAGE_HOST, WebRootStylesheets};
 
 /// Why a page could not be laid out natively.
 #[derive(Debug, Error)]
@@ -83,13 +86,40 @@ pub enum NativeLayoutError {
          (render it with Chromium instead, and keep the page as a regression case)"
     )]
     EnginePanicked(String),
-    /// The page took longer than its budget ([`NATIVE_LAYOUT_BUDGET`] by default).
+    /// The page took longer than its budget ([`NATIVE_LAYOUT_BUDGET`] by default); the layout
+    /// was stopped at the end of the stage it was in, and nothing of it is left running.
     #[error(
-        "the layout engine (Blitz) timed out after {} s on this page and was left to finish in \
-         the background (render it with Chromium instead, and keep the page as a regression case)",
-        .0.as_secs_f64()
+        "the layout engine (Blitz) took longer than {} s on this page and was stopped at the \
+         end of its {} stage, after {:.1} s (render it with Chromium instead, and keep the page \
+         as a regression case)",
+        budget.as_secs_f64(),
+        stopped_after.name(),
+        stopped_at.as_secs_f64()
     )]
-    TimedOut(Duration),
+    TimedOut {
+        /// The page's budget.
+        budget: Duration,
+        /// The stage that was running when the budget ran out.
+        stopped_after: LayoutStage,
+        /// When the layout had stopped, from its start.
+        stopped_at: Duration,
+    },
+    /// Even without its stylesheets, laying the page out would exceed the memory budget.
+    #[error(
+        "laying this page out would take about {} MiB ({} elements, {} KB of text) even \
+         without its stylesheets, over the layout memory budget of {} MiB (raise \
+         --max-layout-memory, or lay it out with --layout chromium)",
+        cost.without_stylesheets().memory_bytes() / (1024 * 1024),
+        cost.elements,
+        cost.text_bytes / 1000,
+        budget_bytes / (1024 * 1024)
+    )]
+    OverMemoryBudget {
+        /// What the page would cost.
+        cost: LayoutCost,
+        /// The memory budget, bytes.
+        budget_bytes: u64,
+    },
     /// The operating system refused the layout thread.
     #[error("could not start a layout thread: {0}")]
     Thread(std::io::Error),
@@ -102,70 +132,152 @@ pub enum NativeLayoutError {
 /// `source` says where the page lives: its web root (where stylesheets may be read), its path
 /// under the root, and an optional `<base href>` to assume.
 ///
-/// Bounds: the page's size was capped by [`Page::parse`] (`ParseLimits`); Blitz runs on its own
-/// thread, so a panic is this page's error and a page over [`NATIVE_LAYOUT_BUDGET`] returns
-/// [`NativeLayoutError::TimedOut`] (Blitz cannot be cancelled: its thread finishes in the
-/// background, costing one core meanwhile).
+/// Bounds: the page's size was capped by [`Page::parse`] (`ParseLimits`); the default
+/// [`NativeBudget`] applies (see [`lay_out_native_within`]).
 pub fn lay_out_native(
     page: &Page,
     source: &PageSource,
     viewport: Viewport,
 ) -> Result<Layout, NativeLayoutError> {
-    lay_out_native_within(page, source, viewport, NATIVE_LAYOUT_BUDGET)
+    lay_out_native_within(page, source, viewport, &NativeBudget::default())
+        .map(|laid_out| laid_out.layout)
 }
 
-/// [`lay_out_native`] with a budget of its own for the page.
+/// [`lay_out_native`] within a budget of the page's own. Memory: a page whose estimated layout
+/// exceeds `budget.memory_bytes` is laid out without its stylesheets when that brings it under
+/// (the result says so), and refused with [`NativeLayoutError::OverMemoryBudget`] otherwise.
+/// Time: Blitz runs on the caller's layout thread (`layout_thread`), so a panic is this page's
+/// error; past `budget.time` the
+/// layout stops at the end of its current stage and the page fails with
+/// [`NativeLayoutError::TimedOut`], nothing of it left running.
+///
+/// A page whose layout shows under a fifth of its text, hidden until scripts would show it, is
+/// laid out again with what those scripts reveal (`reveal`), in what is left of the time
+/// budget, and that layout kept when it shows more.
 pub fn lay_out_native_within(
     page: &Page,
     source: &PageSource,
     viewport: Viewport,
-    budget: Duration,
-) -> Result<Layout, NativeLayoutError> {
+    budget: &NativeBudget,
+) -> Result<NativeLaidOut, NativeLayoutError> {
+    let started = Instant::now();
+    let as_served = lay_out_pass(page, source, viewport, budget, None)?;
+    let Some(reveal) = what_to_reveal(&page.dom, &as_served.layout) else {
+        return Ok(as_served);
+    };
+    let left = NativeBudget {
+        time: budget.time.saturating_sub(started.elapsed()),
+        ..*budget
+    };
+    match lay_out_pass(page, source, viewport, &left, Some(reveal)) {
+        Ok(revealed)
+            if words_and_shown_words(&page.dom, &revealed.layout).1
+                > words_and_shown_words(&page.dom, &as_served.layout).1 =>
+        {
+            Ok(revealed)
+        }
+        _ => Ok(as_served),
+    }
+}
+
+/// One layout of the page: as served, or with what its scripts would reveal.
+fn lay_out_pass(
+    page: &Page,
+    source: &PageSource,
+    viewport: Viewport,
+    budget: &NativeBudget,
+    reveal: Option<Reveal>,
+) -> Result<NativeLaidOut, NativeLayoutError> {
     if page.dom.is_empty() {
         return Err(NativeLayoutError::EmptyPage);
     }
     let base_url = document_base_url(page, source);
+    let cost = LayoutCost::of(page, &base_url, source.web_root.as_deref());
+    let without_stylesheets = match plan(cost, budget.memory_bytes) {
+        LayoutPlan::Full => None,
+        LayoutPlan::WithoutStylesheets => Some(WithoutStylesheets {
+            cost,
+            budget_bytes: budget.memory_bytes,
+        }),
+        LayoutPlan::Refused => {
+            return Err(NativeLayoutError::OverMemoryBudget {
+                cost,
+                budget_bytes: budget.memory_bytes,
+            });
+        }
+    };
     // The copy is adjusted where Blitz and Chromium would otherwise differ before layout.
     let mut copy = page.dom.clone();
+    if without_stylesheets.is_some() {
+        drop_stylesheets(&mut copy);
+    }
     give_images_chromium_sizes(&mut copy, &base_url, source.web_root.as_deref());
     move_media_into_css(&mut copy);
     drop_unresolvable_urls(&mut copy, &base_url);
-    let html = serialize(
-        &copy,
-        &SerializeOptions {
-            node_id_attribute: Some(NODE_ID_ATTRIBUTE),
-            base_href: source.base_href.as_deref(),
-        },
-    );
-    // Blitz sniffs for XHTML in the first line and in the root tag and then parses as XML,
-    // which turns a tag-soup page into nothing. Our copy is always HTML; a line break after
-    // the doctype keeps `<html xmlns="…xhtml">` (common in saved pages) out of that line.
-    let html = html.replacen("<!DOCTYPE html>", "<!DOCTYPE html>\n", 1);
-    let stylesheets = Arc::new(WebRootStylesheets::new(source.web_root.as_deref()));
+    lay_out_closed_details_content(&mut copy);
+    give_svgs_natural_sizes(&mut copy);
+    // Blitz's own copy of the page is built from ours, tagged with our ids (`document`).
+    let base_href = source.base_href.clone();
+    let stylesheets = PageStylesheets {
+        web_root: Arc::new(WebRootStylesheets::new(
+            source
+                .web_root
+                .as_deref()
+                .filter(|_| without_stylesheets.is_none()),
+            cost.stylesheet_allowance(budget.memory_bytes),
+        )),
+        reveal,
+    };
     let element_count = page.dom.len();
-    let (sender, receiver) = mpsc::channel();
-    std::thread::Builder::new()
-        .name("blitz-layout".into())
-        .stack_size(LAYOUT_STACK_BYTES)
-        .spawn(move || {
-            let layout = catch_unwind(AssertUnwindSafe(|| {
-                lay_out_html(&html, base_url, stylesheets, element_count, viewport)
-            }));
-            // The caller may have stopped waiting; then nobody needs this page any more.
-            let _ = sender.send(layout);
-        })
-        .map_err(NativeLayoutError::Thread)?;
-    let mut layout = match receiver.recv_timeout(budget) {
-        Ok(Ok(layout)) => layout,
-        Ok(Err(payload)) => {
+    let started = Instant::now();
+    let answer = run_on_layout_thread(
+        move |stop, reply| {
+            match lay_out_copy(
+                &copy,
+                base_href.as_deref(),
+                base_url,
+                stylesheets,
+                element_count,
+                viewport,
+                stop,
+            ) {
+                Ok((layout, document)) => {
+                    // Freeing Blitz's document is no part of the answer (`layout_thread`).
+                    reply.send(Ok(layout));
+                    drop(document);
+                }
+                Err(stopped) => reply.send(Err(stopped)),
+            }
+        },
+        budget.time,
+    )?;
+    let mut layout = match answer {
+        Answer::InTime(Ok(Ok(layout))) => layout,
+        Answer::InTime(Err(payload)) | Answer::Late(Err(payload)) => {
             return Err(NativeLayoutError::EnginePanicked(panic_message(
                 payload.as_ref(),
             )));
         }
-        Err(_) => return Err(NativeLayoutError::TimedOut(budget)),
+        Answer::Late(Ok(stopped)) | Answer::InTime(Ok(stopped)) => {
+            return Err(NativeLayoutError::TimedOut {
+                budget: budget.time,
+                // A layout that finished after its budget had run out was in its last stage.
+                stopped_after: stopped.err().map_or(LayoutStage::LayingOut, |at| at.after),
+                stopped_at: started.elapsed(),
+            });
+        }
+        Answer::Lost => {
+            return Err(NativeLayoutError::EnginePanicked(
+                "the layout thread ended without a result".into(),
+            ));
+        }
     };
     box_table_groups(&page.dom, &mut layout.boxes);
-    Ok(layout)
+    box_svg_contents(&page.dom, &mut layout.boxes);
+    Ok(NativeLaidOut {
+        layout,
+        without_stylesheets,
+    })
 }
 
 /// Blitz panics on a stylesheet `href` or image `src` it cannot resolve (`http://[`), where
@@ -184,20 +296,32 @@ fn drop_unresolvable_urls(dom: &mut Dom, base_url: &Url) {
     }
 }
 
-/// Parses, styles and lays out the tagged copy with Blitz and reads its boxes.
-fn lay_out_html(
-    html: &str,
+/// The sheets a page is styled with besides its own `<style>`s: its linked ones (from the web
+/// root only) and, with the user agent's, what its scripts would reveal.
+struct PageStylesheets {
+    web_root: Arc<WebRootStylesheets>,
+    reveal: Option<Reveal>,
+}
+
+/// Builds Blitz's document of the copy, styles and lays it out, and reads its boxes (the
+/// document is returned to be freed after the answer), unless `stop` is asked for first.
+fn lay_out_copy(
+    copy: &Dom,
+    base_href: Option<&str>,
     base_url: Url,
-    stylesheets: Arc<WebRootStylesheets>,
+    stylesheets: PageStylesheets,
     element_count: usize,
     viewport: Viewport,
-) -> Layout {
-    let fonts = CHROMIUM_FONTS
-        .lock()
-        .map(|fonts| fonts.clone())
-        .unwrap_or_else(|poisoned| poisoned.into_inner().clone());
-    let mut document = HtmlDocument::from_html(
-        html,
+    stop: &StopSignal,
+) -> Result<(Layout, BaseDocument), Stopped> {
+    let options = SerializeOptions {
+        node_id_attribute: Some(NODE_ID_ATTRIBUTE),
+        base_href,
+    };
+    let fonts = fonts_for_page(page_scripts(copy, &options));
+    let mut document = build_document(
+        copy,
+        &options,
         DocumentConfig {
             viewport: Some(BlitzViewport::new(
                 viewport.width,
@@ -206,21 +330,28 @@ fn lay_out_html(
                 ColorScheme::Light,
             )),
             base_url: Some(base_url.to_string()),
-            net_provider: Some(stylesheets),
+            net_provider: Some(stylesheets.web_root),
             font_ctx: Some(fonts),
-            ua_stylesheets: vec![
+            ua_stylesheets: [
                 UserAgentStylesheet::default_sheet(),
                 CHROMIUM_COMPAT.clone(),
-            ],
+            ]
+            .into_iter()
+            .chain(
+                stylesheets
+                    .reveal
+                    .map(|reveal| REVEAL[reveal as usize].clone()),
+            )
+            .collect(),
             // One page per thread: callers parallelise over pages, and Stylo's shared pool
             // panics when two documents resolve on it at once.
             style_threading: StyleThreading::Sequential,
             ..DocumentConfig::default()
         },
     );
-    // Stylesheets were answered synchronously during parsing, so one resolve sees them all.
-    document.resolve(0.0);
-    read_layout(&document, element_count, viewport)
+    resolve_in_stages(&mut document, stop)?;
+    let layout = read_layout(&document, element_count, viewport);
+    Ok((layout, document))
 }
 
 /// The URL relative references resolve against, as Chromium sees the page through the gate:
@@ -248,239 +379,46 @@ fn document_base_url(page: &Page, source: &PageSource) -> Url {
         .unwrap_or(served)
 }
 
-/// Walks the laid-out tree once: every box Blitz built, plus the inline elements Parley
-/// flattened into their inline root's text (they have no box of their own). Walking the layout
-/// tree, not the DOM, is what leaves elements under `display: none` (which Stylo never styles)
-/// and inside replaced elements (`<select>` options) without a box, as in Chromium.
-fn read_layout(document: &BaseDocument, element_count: usize, viewport: Viewport) -> Layout {
-    let mut reader = LayoutReader {
-        document,
-        id_attribute: LocalName::from(NODE_ID_ATTRIBUTE),
-        boxes: vec![None; element_count],
-        unpainted: Vec::new(),
-    };
-    let mut boxed = vec![document.root_element().id];
-    while let Some(node_id) = boxed.pop() {
-        let Some(node) = document.get_node(node_id) else {
-            continue;
-        };
-        // Blitz keeps `display: none` elements (`<head>`, hidden menus) as empty layout children.
-        let displayed = node
-            .primary_styles()
-            .is_none_or(|styles| !styles.clone_display().is_none());
-        if !displayed {
-            continue;
-        }
-        reader.record_box(node);
-        if node.flags.is_inline_root() {
-            reader.record_inline_descendants(node);
-        }
-        if let Some(children) = node.layout_children.borrow().as_ref() {
-            boxed.extend(children.iter().rev().copied());
-        }
-    }
-    let boxes = reader.boxes;
-    let mut unpainted = reader.unpainted;
-    unpainted.sort_unstable();
-    let (page_width, scroll_height) = scroll_size(document, viewport);
-    // Blitz's scroll height misses content under a root or body of fixed height (`height:
-    // 100%` with the page overflowing it), which Chromium's `scrollHeight` counts.
-    let content_bottom = boxes
-        .iter()
-        .flatten()
-        .map(|layout_box| layout_box.y + layout_box.height)
-        .fold(0.0, f64::max);
-    let page_height = scroll_height.max(content_bottom);
-    Layout {
-        boxes,
-        unpainted,
-        page_width,
-        page_height,
-        viewport,
-    }
-}
-
-struct LayoutReader<'a> {
-    document: &'a BaseDocument,
-    id_attribute: LocalName,
-    boxes: Vec<Option<LayoutBox>>,
-    unpainted: Vec<NodeId>,
-}
-
-impl LayoutReader<'_> {
-    /// Records a box Blitz built (its border box in page coordinates: the viewport is never
-    /// scrolled, so client coordinates are page coordinates).
-    fn record_box(&mut self, node: &Node) {
-        let layout_box = self
-            .document
-            .get_client_bounding_rect(node.id)
-            .map(|rect| LayoutBox {
-                x: rect.x,
-                y: rect.y,
-                width: rect.width,
-                height: rect.height,
-            });
-        self.record(node, layout_box);
-    }
-
-    fn record(&mut self, node: &Node, layout_box: Option<LayoutBox>) {
-        let (Some(id), Some(layout_box)) = (self.pagelevel_id(node), layout_box) else {
-            return;
-        };
-        self.boxes[id.index()] = Some(layout_box);
-        let painted = node
-            .primary_styles()
-            .is_none_or(|styles| styles.clone_visibility() == Visibility::Visible);
-        if !painted {
-            self.unpainted.push(id);
-        }
-    }
-
-    /// Inline elements that are spans of an inline root's text; atomic inlines (inline-block,
-    /// images) are the root's layout children and are walked as boxes.
-    fn record_inline_descendants(&mut self, inline_root: &Node) {
-        let document = self.document;
-        let fragments = inline_boxes(document, inline_root);
-        let mut pending: Vec<_> = inline_root.children.iter().rev().copied().collect();
-        while let Some(child_id) = pending.pop() {
-            let Some(child) = document.get_node(child_id) else {
-                continue;
-            };
-            let Some(display) = child.primary_styles().map(|styles| styles.clone_display()) else {
-                continue;
-            };
-            if display.is_contents() || child.is_non_atomic_inline() {
-                if !display.is_contents() {
-                    self.record(child, fragments.get(&child_id).copied());
-                }
-                pending.extend(child.children.iter().rev().copied());
-            }
-        }
-    }
-
-    /// The element's id in our DOM, from the attribute the serializer added.
-    fn pagelevel_id(&self, node: &Node) -> Option<NodeId> {
-        let index: u32 = node.attr(self.id_attribute.clone())?.parse().ok()?;
-        ((index as usize) < self.boxes.len()).then_some(NodeId(index))
-    }
-}
-
-/// The box of every inline element in one inline root, in one pass over its text layout: as
-/// Chromium's `getBoundingClientRect`, the union over lines of the element's glyph runs, each
-/// as tall as its font's content area (rounded ascent + descent), not the line box Blitz's own
-/// `inline_fragment_boxes` uses (30px instead of 17px for a link in a `line-height: 30px`
-/// menu). One pass also keeps a root with thousands of links linear, where asking Blitz per
-/// element re-reads every line of the root each time.
-fn inline_boxes(document: &BaseDocument, inline_root: &Node) -> HashMap<BlitzNodeId, LayoutBox> {
-    let mut boxes: HashMap<BlitzNodeId, LayoutBox> = HashMap::new();
-    let Some(text) = inline_root
-        .element_data()
-        .and_then(|element| element.inline_layout_data.as_deref())
-    else {
-        return boxes;
-    };
-    let Some(root_box) = document.get_client_bounding_rect(inline_root.id) else {
-        return boxes;
-    };
-    let root_layout = inline_root.unrounded_layout();
-    let scale = f64::from(text.layout.scale());
-    let origin_x = root_box.x + f64::from(root_layout.padding.left + root_layout.border.left);
-    let origin_y = root_box.y
-        + f64::from(root_layout.padding.top + root_layout.border.top + text.block_offset);
-    let mut add = |start: BlitzNodeId, fragment: LayoutBox| {
-        // The fragment belongs to every inline element between its node and the root.
-        let mut current = Some(start);
-        while let Some(id) = current.filter(|id| *id != inline_root.id) {
-            boxes
-                .entry(id)
-                .and_modify(|existing| *existing = union(*existing, fragment))
-                .or_insert(fragment);
-            current = document.get_node(id).and_then(|node| node.parent);
-        }
-    };
-    for line in text.layout.lines() {
-        for item in line.items() {
-            match item {
-                PositionedLayoutItem::GlyphRun(glyph_run) => {
-                    let metrics = glyph_run.run().font_metrics();
-                    let ascent = f64::from(metrics.ascent.abs()).round();
-                    let descent = f64::from(metrics.descent.abs()).round();
-                    let fragment = LayoutBox {
-                        x: origin_x + f64::from(glyph_run.offset()) / scale,
-                        y: origin_y + (f64::from(glyph_run.baseline()) - ascent) / scale,
-                        width: f64::from(glyph_run.advance()) / scale,
-                        height: (ascent + descent) / scale,
-                    };
-                    add(glyph_run.style().brush.id, fragment);
-                }
-                PositionedLayoutItem::InlineBox(inline_box) => {
-                    let fragment = LayoutBox {
-                        x: origin_x + f64::from(inline_box.x) / scale,
-                        y: origin_y + f64::from(inline_box.y) / scale,
-                        width: f64::from(inline_box.width) / scale,
-                        height: f64::from(inline_box.height) / scale,
-                    };
-                    // The atomic box has its own layout box; its inline ancestors contain it.
-                    let box_id = BlitzNodeId::from_u64(inline_box.id);
-                    if let Some(parent) = document.get_node(box_id).and_then(|node| node.parent) {
-                        add(parent, fragment);
-                    }
-                }
-            }
-        }
-    }
-    boxes
-}
-
-/// Blitz lays table cells out directly under the table, so rows and row groups get no box of
-/// their own; Chromium's are the union of their cells (and rows), which is what is given here.
-fn box_table_groups(dom: &Dom, boxes: &mut [Option<LayoutBox>]) {
-    const TABLE_GROUPS: &[&str] = &["tr", "tbody", "thead", "tfoot"];
-    // Children come after their parent in document order, so rows are done before groups.
-    for id in dom.ids().rev() {
-        if boxes[id.index()].is_some() || !TABLE_GROUPS.contains(&dom.element(id).tag.as_str()) {
-            continue;
-        }
-        boxes[id.index()] = dom
-            .element_children(id)
-            .filter_map(|child| boxes[child.index()])
-            .reduce(union);
-    }
-}
-
-fn union(a: LayoutBox, b: LayoutBox) -> LayoutBox {
-    let (left, top) = (a.x.min(b.x), a.y.min(b.y));
-    let right = (a.x + a.width).max(b.x + b.width);
-    let bottom = (a.y + a.height).max(b.y + b.height);
-    LayoutBox {
-        x: left,
-        y: top,
-        width: right - left,
-        height: bottom - top,
-    }
-}
-
-/// The document's scroll size, as Chromium's `max(root.scrollWidth, body.scrollWidth)` (and
-/// height): never smaller than the viewport, since the root element's scroll area fills it.
-fn scroll_size(document: &BaseDocument, viewport: Viewport) -> (f64, f64) {
-    let root = document.root_element();
-    let body = document.find_body_node().unwrap_or(root);
-    let width = root.scroll_width().max(body.scroll_width()) as f64;
-    let height = root.scroll_height().max(body.scroll_height()) as f64;
-    (
-        width.max(f64::from(viewport.width)),
-        height.max(f64::from(viewport.height)),
-    )
-}
-
 /// Chromium's user-agent behaviour that Blitz's own sheet lacks (see [`chromium_compat_css`]).
 static CHROMIUM_COMPAT: LazyLock<UserAgentStylesheet> =
     LazyLock::new(|| UserAgentStylesheet::parse(&chromium_compat_css()));
+
+/// What a page's scripts would show (see [`reveal`]), in the order of [`Reveal`]'s variants.
+static REVEAL: LazyLock<[UserAgentStylesheet; 2]> = LazyLock::new(|| {
+    [Reveal::Scripted, Reveal::ScriptedAndFaded]
+        .map(|reveal| UserAgentStylesheet::parse(&reveal.css()))
+});
 
 /// Discovering system fonts and registering aliases costs milliseconds; each page gets a clone
 /// of the finished collection.
 static CHROMIUM_FONTS: LazyLock<Mutex<FontContext>> =
     LazyLock::new(|| Mutex::new(chromium_fonts()));
+
+/// A copy of the shared font collection for one page, after filling in the fallback fonts of
+/// every script of the page (`scripts`, [`page_scripts`]) that the collection had not met yet.
+///
+/// Parley asks the collection for a script's fallback fonts at every change of script in a
+/// text (a list marker, or digits between words, are `Zyyy`; Japanese alternates `Hani`,
+/// `Hira` and `Kana`), keyed by script and the page's `lang`. Fontique keeps the system's
+/// answer only for a script alone or for the few languages it tracks per script; for any other
+/// (`lang="en"` on a Latin page) it asked fontconfig again at every change, ~0.3 ms a time:
+/// 21% of all instructions on the benchmark pages, and 0.25 M instructions per list marker.
+/// An untracked language gets the script's own answer, so asking once here for the script
+/// alone fills the entry every later copy finds: no font changes, only who asks and how often.
+fn fonts_for_page(scripts: Vec<Script>) -> FontContext {
+    let mut fonts = CHROMIUM_FONTS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    for script in scripts.into_iter().chain(ASCII_SCRIPTS) {
+        // Asking is what fills the entry (a lookup once it is there).
+        let _ = fonts.collection.fallback_families(script).count();
+    }
+    fonts.clone()
+}
+
+/// The scripts of ASCII text, which [`page_scripts`] leaves out: Latin letters, and
+/// digits, spaces and punctuation (`Zyyy`, as are list markers).
+const ASCII_SCRIPTS: [Script; 2] = [Script::from_bytes(*b"Latn"), Script::COMMON];
 
 /// Which installed family Chromium on Linux uses for a generic family (its default font
 /// settings, resolved through fontconfig): fontconfig's own generic defaults differ (DejaVu),
@@ -503,6 +441,23 @@ const METRIC_ALIASES: &[(&str, &str)] = &[
     ("Courier New", "Liberation Mono"),
     ("Courier", "Liberation Mono"),
 ];
+
+/// The font families native layout sets text in as Chromium on Linux does
+/// ([`CHROMIUM_GENERIC_FAMILIES`]) that this machine lacks. Without them fontconfig's defaults
+/// (DejaVu, ~12% wider) move every line break, so boxes differ from those the shipped model was
+/// trained on; Debian's `fonts-liberation` and `fonts-dejavu-core` provide them.
+pub fn missing_layout_fonts() -> Vec<&'static str> {
+    let mut fonts = CHROMIUM_FONTS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut missing: Vec<&'static str> = CHROMIUM_GENERIC_FAMILIES
+        .iter()
+        .map(|(_, family)| *family)
+        .filter(|family| fonts.collection.family_id(family).is_none())
+        .collect();
+    missing.dedup();
+    missing
+}
 
 fn chromium_fonts() -> FontContext {
     let mut collection = Collection::new(CollectionOptions {
@@ -550,78 +505,4 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         .map(|message| (*message).to_string())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "a panic without a message".to_string())
-}
-
-/// Blitz's only way to the outside: answers every request at once, with the file's bytes when
-/// the URL names a stylesheet under the web root and with nothing otherwise. Answering every
-/// request matters: Blitz holds layout back while a `<head>` stylesheet is pending.
-struct WebRootStylesheets {
-    web_root: Option<PathBuf>,
-    files_served: AtomicUsize,
-    bytes_served: AtomicUsize,
-}
-
-impl WebRootStylesheets {
-    fn new(web_root: Option<&Path>) -> WebRootStylesheets {
-        WebRootStylesheets {
-            web_root: web_root.and_then(|root| root.canonicalize().ok()),
-            files_served: AtomicUsize::new(0),
-            bytes_served: AtomicUsize::new(0),
-        }
-    }
-
-    fn stylesheet(&self, url: &Url) -> Option<Vec<u8>> {
-        let file = file_for_url(self.web_root.as_deref()?, url)?;
-        if !may_be_stylesheet(&file) {
-            return None;
-        }
-        let bytes = std::fs::read(&file).ok()?;
-        if !looks_like_css(&bytes) {
-            return None;
-        }
-        let files = self.files_served.fetch_add(1, Ordering::Relaxed) + 1;
-        let total = self.bytes_served.fetch_add(bytes.len(), Ordering::Relaxed) + bytes.len();
-        (files <= MAX_STYLESHEET_FILES && total <= MAX_STYLESHEET_BYTES).then_some(bytes)
-    }
-}
-
-impl NetProvider for WebRootStylesheets {
-    fn fetch(&self, _document_id: usize, request: Request, handler: Box<dyn NetHandler>) {
-        let bytes = self.stylesheet(&request.url).unwrap_or_default();
-        handler.bytes(request.url.to_string(), Bytes::from(bytes));
-    }
-}
-
-/// Requests do not say what they are for, so files whose names say they are something else
-/// (images, fonts, scripts, documents) are refused by name: Blitz would decode images and
-/// fonts we do not want to pay for.
-fn may_be_stylesheet(file: &Path) -> bool {
-    const OTHER_KINDS: &[&str] = &[
-        "png", "jpg", "jpeg", "gif", "svg", "webp", "avif", "bmp", "ico", "woff", "woff2", "ttf",
-        "otf", "eot", "js", "mjs", "json", "html", "htm", "xhtml", "xml", "pdf",
-    ];
-    let name = file
-        .file_name()
-        .and_then(|name| name.to_str())
-        .unwrap_or("");
-    // wget keeps a query in saved names (`style.css?v=2`): the real extension is before it.
-    let before_query = name.split('?').next().unwrap_or(name);
-    let extension = Path::new(before_query)
-        .extension()
-        .and_then(|extension| extension.to_str())
-        .map(str::to_ascii_lowercase)
-        .unwrap_or_default();
-    !OTHER_KINDS.contains(&extension.as_str())
-}
-
-/// CSS is text that does not start with markup; this refuses unnamed images and error pages.
-fn looks_like_css(bytes: &[u8]) -> bool {
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return false;
-    };
-    !text.contains('\0')
-        && !text
-            .trim_start_matches('\u{feff}')
-            .trim_start()
-            .starts_with('<')
 }

@@ -4,6 +4,7 @@
 //! `<style>@import url(…) media;</style>` (same URL resolution, against the document's base),
 //! and a style element's rules move inside `@media`. Remove this when Blitz honours the attribute.
 
+use super::estimate::is_stylesheet_link;
 use crate::page::{Child, Dom, TextNode};
 
 /// Rewrites every stylesheet with a `media` attribute in `dom` (the copy to lay out).
@@ -18,12 +19,7 @@ pub(crate) fn move_media_into_css(dom: &mut Dom) {
         else {
             continue;
         };
-        let is_stylesheet_link = element.tag == "link"
-            && element.attribute("rel").is_some_and(|rel| {
-                rel.split_ascii_whitespace()
-                    .any(|token| token.eq_ignore_ascii_case("stylesheet"))
-            });
-        if is_stylesheet_link {
+        if is_stylesheet_link(element) {
             let Some(href) = element.attribute("href").map(css_string) else {
                 continue;
             };

@@ -28,8 +28,10 @@ const FRAMED: &[&str] = &[
     "select", "progress", "meter",
 ];
 
-/// Elements never drawn, nor anything inside them: a browser does not show them.
-const NEVER_DRAWN: &[&str] = &["head", "script", "style", "template", "noscript", "title"];
+/// Elements never drawn, nor anything inside them: a browser does not show them. `<noscript>`
+/// is left to the layout, as in `text`: its content has boxes only where native layout showed
+/// what the page's scripts would (`render::native::reveal`).
+const NEVER_DRAWN: &[&str] = &["head", "script", "style", "template", "title"];
 
 /// Elements whose text keeps its spaces and line breaks.
 const PREFORMATTED: &[&str] = &["pre", "textarea", "listing", "xmp", "plaintext"];

@@ -3,7 +3,8 @@
 
 What it does
     For every page of the labelled sets under ``--labeled`` (the folders ``dragnet``,
-    ``cleaneval``, ``cleanportaleval``, ``l3s-gn1``, ``kreuzer`` and ``big9``), it runs
+    ``cleaneval``, ``cleanportaleval``, ``l3s-gn1``, ``kreuzer``, ``big9``, ``readability`` and
+    ``wcxb-dev``), it runs
 
     * trafilatura: ``trafilatura.extract(html, include_comments=False, include_tables=True,
       favor_precision=False)``, every other option at its default (plain-text output, no URL
@@ -18,9 +19,12 @@ What it does
 
         OUT/<tool>/<dataset folder>/<html path relative to the dataset folder>.txt
 
-    e.g. ``OUT/trafilatura/dragnet/HTML/14.html.txt``, with ``<tool>`` one of ``trafilatura``
-    and ``readability-lxml``. An extractor that raises or returns None gets an empty file and
-    its error in ``OUT/<tool>/timings.csv``, one row per page:
+    e.g. ``OUT/trafilatura/dragnet/HTML/14.html.txt`` or
+    ``OUT/trafilatura/wcxb-dev/html/0001.html.gz.txt`` (a gzipped page keeps its ``.gz`` name:
+    ``pagelevel eval --external NAME=OUT/<tool>`` reads ``<dataset folder>/<page path>.txt``),
+    with ``<tool>`` one of ``trafilatura`` and ``readability-lxml``. An extractor that raises,
+    returns None or runs past ``--timeout`` gets an empty file and its error in
+    ``OUT/<tool>/timings.csv``, one row per page:
     ``dataset,html,ms,error`` (``html`` is the path relative to the dataset folder; ``ms`` is
     ``time.perf_counter`` around the extraction call only, including the str retry if one was
     needed and, for readability-lxml, the HTML-to-text step; ``error`` is empty on success).
@@ -38,10 +42,15 @@ Which files are the pages
     * ``kreuzer``: ``<page>/index.blocks.html`` for each subfolder that has it (the labelled
       DOM is also the page the detector sees);
     * ``big9``: ``<site>/html/<stem>.html`` for each row ``site  stem  year ...`` of
-      ``pages.tsv`` after its header line.
+      ``pages.tsv`` after its header line;
+    * ``readability``: ``pages/*.html`` (Mozilla Readability's test pages; the gold is
+      ``expected/<name>.html``);
+    * ``wcxb-dev``: ``html/<id>.html.gz`` for each ``ground-truth/<id>.json``, sorted by id.
 
-    A file is ``*.html`` when its last extension is exactly ``html``. Page bytes are read as
-    they are.
+    A file is ``*.html`` (``*.json``) when its last extension is exactly ``html`` (``json``).
+    Page bytes are read as they are, except that a page whose name ends in ``.gz`` (wcxb-dev)
+    is gunzipped first, as the loaders do; the extractors get the decompressed bytes and the
+    decompression is not timed.
 
 How to run it
     The extractors are not project dependencies; install them in a throwaway venv::
@@ -51,24 +60,39 @@ How to run it
         /work/extractors/venv/bin/python run_extractors.py \\
             --labeled /work/shared/datasets/labeled --out /work/extractors/out
 
-    ``--datasets`` and ``--tools`` restrict the run. Pages run one at a time in one process,
-    so the timings are single-core figures.
+    ``--datasets`` and ``--tools`` restrict the run (space-separated names, e.g.
+    ``--datasets readability wcxb-dev``). ``--timeout SECONDS`` stops an extraction that runs
+    longer (default 0: no limit; the readability and wcxb-dev outputs were made with 20): the
+    page gets an empty output and the error ``timeout after N s``. It is a ``SIGALRM`` timer, so
+    it fires between Python steps: a single long call inside lxml's C code ends first. Pages run
+    one at a time in one process, so the timings are single-core figures.
 
 Versions it was run with
     Python 3.11.7, trafilatura 2.3.1, readability-lxml 0.9, lxml 6.1.3, lxml_html_clean 0.4.6,
-    justext 3.0.2 (trafilatura's fallback), chardet 5.2.0.
+    justext 3.0.2 (trafilatura's fallback), chardet 5.2.0. The readability and wcxb-dev
+    outputs were added later with the same versions (a fresh venv, ``--timeout 20``)::
+
+        pip install lxml==6.1.3 lxml_html_clean==0.4.6 justext==3.0.2 chardet==5.2.0
+        pip install trafilatura==2.3.1
+        pip install readability-lxml==0.9
+
+    (in separate steps: pip 23.2 stops with an internal error on the ``lxml[html-clean]``
+    extra that both extractors ask for when all are given at once).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import gzip
 import json
 import logging
 import platform
 import re
+import signal
 import sys
 import time
+import zlib
 from importlib import metadata
 from pathlib import Path
 from typing import Callable, Iterator
@@ -78,7 +102,16 @@ import lxml.html
 import trafilatura
 from readability import Document
 
-DATASETS = ("dragnet", "cleaneval", "cleanportaleval", "l3s-gn1", "kreuzer", "big9")
+DATASETS = (
+    "dragnet",
+    "cleaneval",
+    "cleanportaleval",
+    "l3s-gn1",
+    "kreuzer",
+    "big9",
+    "readability",
+    "wcxb-dev",
+)
 TOOLS = ("trafilatura", "readability-lxml")
 PACKAGES = ("trafilatura", "readability-lxml", "lxml", "lxml_html_clean", "justext", "chardet")
 
@@ -140,6 +173,18 @@ def big9_pages(root: Path) -> list[Path]:
     return [path for _, path in named]
 
 
+def readability_pages(root: Path) -> list[Path]:
+    return html_files(root / "pages")
+
+
+def wcxb_pages(root: Path) -> list[Path]:
+    # The loader's pages: one per ground-truth file, html/<id>.html.gz, sorted by id.
+    golds = sorted(
+        p for p in (root / "ground-truth").iterdir() if p.suffix == ".json" and p.is_file()
+    )
+    return [root / "html" / f"{p.stem}.html.gz" for p in golds]
+
+
 PAGE_FINDERS: dict[str, Callable[[Path], list[Path]]] = {
     "dragnet": dragnet_pages,
     "cleaneval": cleaneval_pages,
@@ -147,6 +192,8 @@ PAGE_FINDERS: dict[str, Callable[[Path], list[Path]]] = {
     "l3s-gn1": l3s_gn1_pages,
     "kreuzer": kreuzer_pages,
     "big9": big9_pages,
+    "readability": readability_pages,
+    "wcxb-dev": wcxb_pages,
 }
 
 
@@ -244,6 +291,33 @@ EXTRACTORS: dict[str, Callable[[bytes], str | None]] = {
 # Driver
 
 
+class PageTimeout(BaseException):
+    """Raised by the timer; a BaseException so that the libraries' `except Exception` and the
+    str retry do not swallow it."""
+
+
+def on_alarm(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
+    raise PageTimeout
+
+
+def read_page(html_path: Path) -> bytes:
+    """The page's bytes; a `.gz` page decompressed (as the loaders do)."""
+    data = html_path.read_bytes()
+    return gzip.decompress(data) if html_path.suffix == ".gz" else data
+
+
+def extract_with_timeout(
+    extract: Callable[[bytes], str | None], html: bytes, timeout: float
+) -> str | None:
+    if timeout <= 0:
+        return extract(html)
+    signal.setitimer(signal.ITIMER_REAL, timeout)
+    try:
+        return extract(html)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
 def pages_of(labeled: Path, datasets: list[str]) -> Iterator[tuple[str, Path, Path]]:
     """(dataset, dataset folder, html path) for every page of the named sets that exist."""
     for dataset in datasets:
@@ -255,7 +329,7 @@ def pages_of(labeled: Path, datasets: list[str]) -> Iterator[tuple[str, Path, Pa
             yield dataset, root, html_path
 
 
-def run_tool(tool: str, labeled: Path, out: Path, datasets: list[str]) -> None:
+def run_tool(tool: str, labeled: Path, out: Path, datasets: list[str], timeout: float) -> None:
     extract = EXTRACTORS[tool]
     tool_out = out / tool
     tool_out.mkdir(parents=True, exist_ok=True)
@@ -269,13 +343,15 @@ def run_tool(tool: str, labeled: Path, out: Path, datasets: list[str]) -> None:
             counts["pages"] += 1
             text, error, elapsed_ms = "", "", 0.0
             try:
-                html = html_path.read_bytes()
-            except OSError as read_error:
+                html = read_page(html_path)
+            except (OSError, EOFError, zlib.error) as read_error:
                 error = f"unreadable page: {describe(read_error)}"
             else:
                 start = time.perf_counter()
                 try:
-                    result = extract(html)
+                    result = extract_with_timeout(extract, html, timeout)
+                except PageTimeout:
+                    result, error = None, f"timeout after {timeout:g} s"
                 except Exception as extract_error:  # noqa: BLE001
                     result, error = None, describe(extract_error)
                 elapsed_ms = (time.perf_counter() - start) * 1000.0
@@ -313,6 +389,13 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True, help="where the outputs go")
     parser.add_argument("--datasets", nargs="+", choices=DATASETS, default=list(DATASETS))
     parser.add_argument("--tools", nargs="+", choices=TOOLS, default=list(TOOLS))
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="per-page limit on one extraction (default 0: none)",
+    )
     args = parser.parse_args()
 
     # Both libraries log a warning for every page they find little in; errors are in the CSV.
@@ -320,10 +403,11 @@ def main() -> None:
     for name in ("trafilatura", "readability", "readability.readability", "htmldate"):
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
+    signal.signal(signal.SIGALRM, on_alarm)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "versions.json").write_text(json.dumps(versions(), indent=2) + "\n")
     for tool in args.tools:
-        run_tool(tool, args.labeled, args.out, args.datasets)
+        run_tool(tool, args.labeled, args.out, args.datasets, args.timeout)
 
 
 if __name__ == "__main__":

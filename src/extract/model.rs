@@ -1,0 +1,297 @@
+//! The learned main-text model: a logistic regression over a paragraph's [`BlockFeatures`]
+//! giving P(the paragraph is main text), fitted on human-labelled development pages
+//! (`pagelevel train-main-text`, `src/train/main_text.rs`). Versioned JSON; the shipped one
+//! (`models/main-text.json`) is compiled in.
+
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::card::{CARD_BEGIN, CARD_END};
+
+use super::blocks::{BLOCK_FEATURE_COUNT, BLOCK_FEATURE_NAMES, BlockFeatures};
+
+/// The model file's format version.
+pub const MAIN_TEXT_MODEL_VERSION: u32 = 1;
+
+/// The shipped model's JSON.
+const SHIPPED: &str = include_str!("../../models/main-text.json");
+
+/// P(main text) of a paragraph from its standardised features.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MainTextModel {
+    /// [`MAIN_TEXT_MODEL_VERSION`] of the writer.
+    pub version: u32,
+    /// The features' names, in order: any of this pagelevel's features (a file written before a
+    /// feature was added keeps working); a file naming another feature is refused.
+    pub features: Vec<String>,
+    /// Per feature: the training mean subtracted before weighting.
+    pub mean: Vec<f64>,
+    /// Per feature: the training standard deviation divided by (1 where it was 0).
+    pub scale: Vec<f64>,
+    /// Per feature: the weight of the standardised value.
+    pub weights: Vec<f64>,
+    /// The intercept.
+    pub intercept: f64,
+    /// A paragraph is main text at or above this probability.
+    pub cut: f64,
+    /// Which likely paragraphs make the main text.
+    #[serde(default)]
+    pub selection: Selection,
+    /// How the model was trained, for its card.
+    pub training: MainTextTraining,
+    /// Where each of `features` sits in [`BlockFeatures`] (derived on reading).
+    #[serde(skip)]
+    positions: Vec<usize>,
+}
+
+/// Which of the paragraphs at or above the cut make the main text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Selection {
+    /// Those inside the element (and its strong siblings) holding most likely words net of
+    /// unlikely ones: one article, as a reader sees it.
+    #[default]
+    Container,
+    /// All of them, wherever they sit: content spread over a page (threads, listings).
+    Paragraphs,
+}
+
+/// Where a main-text model came from.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MainTextTraining {
+    /// The labelled sets (`FORMAT:name`) and how many development pages of each.
+    pub sets: Vec<(String, usize)>,
+    /// Paragraphs fitted on.
+    pub paragraphs: usize,
+    /// Of them, main text by the gold.
+    pub main_paragraphs: usize,
+    /// The layout engine the pages were laid out with.
+    pub layout: String,
+}
+
+/// Why a main-text model file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum MainTextModelError {
+    /// Not JSON of this shape.
+    #[error("not a main-text model: {0}")]
+    Json(#[from] serde_json::Error),
+    /// Another version, other features, or values that are not finite.
+    #[error("main-text model cannot be used: {0}")]
+    Invalid(String),
+}
+
+impl MainTextModel {
+    /// A model over every one of this pagelevel's features, fitted with these standardisation
+    /// values, weights and intercept.
+    pub fn over_all_features(
+        mean: Vec<f64>,
+        scale: Vec<f64>,
+        weights: Vec<f64>,
+        intercept: f64,
+        cut: f64,
+        training: MainTextTraining,
+    ) -> MainTextModel {
+        MainTextModel {
+            version: MAIN_TEXT_MODEL_VERSION,
+            features: BLOCK_FEATURE_NAMES
+                .iter()
+                .map(|name| name.to_string())
+                .collect(),
+            mean,
+            scale,
+            weights,
+            intercept,
+            cut,
+            selection: Selection::default(),
+            training,
+            positions: (0..BLOCK_FEATURE_COUNT).collect(),
+        }
+    }
+
+    /// The model shipped with pagelevel.
+    pub fn shipped() -> &'static MainTextModel {
+        static MODEL: OnceLock<MainTextModel> = OnceLock::new();
+        MODEL.get_or_init(|| {
+            MainTextModel::from_json(SHIPPED).expect("the shipped main-text model is valid")
+        })
+    }
+
+    /// Reads and checks a model file's JSON.
+    pub fn from_json(json: &str) -> Result<MainTextModel, MainTextModelError> {
+        let mut model: MainTextModel = serde_json::from_str(json)?;
+        model.validate()?;
+        model.positions = feature_positions(&model.features)?;
+        Ok(model)
+    }
+
+    fn validate(&self) -> Result<(), MainTextModelError> {
+        let invalid = |reason: String| Err(MainTextModelError::Invalid(reason));
+        if self.version != MAIN_TEXT_MODEL_VERSION {
+            return invalid(format!(
+                "version {} (this pagelevel reads {MAIN_TEXT_MODEL_VERSION})",
+                self.version
+            ));
+        }
+        let count = self.features.len();
+        for (name, values) in [
+            ("mean", &self.mean),
+            ("scale", &self.scale),
+            ("weights", &self.weights),
+        ] {
+            if values.len() != count || values.iter().any(|value| !value.is_finite()) {
+                return invalid(format!(
+                    "`{name}` needs {count} finite numbers, one per feature"
+                ));
+            }
+        }
+        if self.scale.iter().any(|&scale| scale <= 0.0) {
+            return invalid("`scale` must be positive".to_string());
+        }
+        if !self.intercept.is_finite() || !(0.0..=1.0).contains(&self.cut) {
+            return invalid("`intercept` must be finite and `cut` in [0, 1]".to_string());
+        }
+        Ok(())
+    }
+
+    /// P(main text) of a paragraph with these features.
+    pub fn probability(&self, features: &BlockFeatures) -> f64 {
+        let logit = self
+            .positions
+            .iter()
+            .map(|&position| features[position])
+            .zip(&self.mean)
+            .zip(&self.scale)
+            .zip(&self.weights)
+            .map(|(((value, mean), scale), weight)| (value - mean) / scale * weight)
+            .sum::<f64>()
+            + self.intercept;
+        1.0 / (1.0 + (-logit).exp())
+    }
+}
+
+/// Where each named feature sits in [`BlockFeatures`]; an unknown or repeated name is refused.
+fn feature_positions(names: &[String]) -> Result<Vec<usize>, MainTextModelError> {
+    let mut positions = Vec::with_capacity(names.len());
+    for name in names {
+        let position = BLOCK_FEATURE_NAMES
+            .iter()
+            .position(|known| known == name)
+            .ok_or_else(|| {
+                MainTextModelError::Invalid(format!(
+                    "unknown feature `{name}` (this pagelevel's: {BLOCK_FEATURE_NAMES:?})"
+                ))
+            })?;
+        if positions.contains(&position) {
+            return Err(MainTextModelError::Invalid(format!(
+                "feature `{name}` named twice"
+            )));
+        }
+        positions.push(position);
+    }
+    Ok(positions)
+}
+
+impl MainTextModel {
+    /// The generated block of the model's card (between the markers `pagelevel model-card`
+    /// writes): its training data and every feature's weight, largest first.
+    pub fn card_facts(&self, model_name: &str) -> String {
+        use std::fmt::Write;
+        let training = &self.training;
+        let mut out = String::new();
+        let _ = writeln!(out, "{CARD_BEGIN}");
+        let _ = writeln!(
+            out,
+            "- **Model file:** `{model_name}`, main-text model version {}; {} features (`src/extract/blocks.rs`); a paragraph is main text at P ≥ {}, selection `{}`.",
+            self.version,
+            self.features.len(),
+            self.cut,
+            match self.selection {
+                Selection::Container => "container",
+                Selection::Paragraphs => "paragraphs",
+            }
+        );
+        let sets: Vec<String> = training
+            .sets
+            .iter()
+            .map(|(set, pages)| format!("{set} {pages}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "- **Training data:** development pages of {} ({} pages), laid out by `{}`: {} paragraphs, {} of them main text ({:.1}%).",
+            sets.join(", "),
+            training.sets.iter().map(|(_, pages)| pages).sum::<usize>(),
+            training.layout,
+            training.paragraphs,
+            training.main_paragraphs,
+            100.0 * training.main_paragraphs as f64 / training.paragraphs.max(1) as f64
+        );
+        let _ = writeln!(
+            out,
+            "- **Weights** (of standardised features; positive: more likely main text), intercept {:.3}:",
+            self.intercept
+        );
+        let _ = writeln!(out);
+        let _ = writeln!(out, "| feature | weight | training mean | training sd |");
+        let _ = writeln!(out, "|---|---:|---:|---:|");
+        let mut order: Vec<usize> = (0..self.features.len()).collect();
+        order.sort_by(|&a, &b| self.weights[b].abs().total_cmp(&self.weights[a].abs()));
+        for index in order {
+            let _ = writeln!(
+                out,
+                "| {} | {:.3} | {:.3} | {:.3} |",
+                self.features[index], self.weights[index], self.mean[index], self.scale[index]
+            );
+        }
+        let _ = writeln!(out, "{CARD_END}");
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_model_reads_and_a_wrong_one_is_refused_with_its_reason() {
+        let shipped = MainTextModel::shipped();
+        let probability = shipped.probability(&[0.0; BLOCK_FEATURE_COUNT]);
+        assert!((0.0..=1.0).contains(&probability));
+        let mut other = shipped.clone();
+        other.features[0] = "colour".to_string();
+        let error = MainTextModel::from_json(&serde_json::to_string(&other).unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("colour"), "{error}");
+        let error = MainTextModel::from_json("{}").unwrap_err().to_string();
+        assert!(error.starts_with("not a main-text model"), "{error}");
+        let mut twice = shipped.clone();
+        twice.features[1] = twice.features[0].clone();
+        let error = MainTextModel::from_json(&serde_json::to_string(&twice).unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("named twice"), "{error}");
+    }
+
+    #[test]
+    fn a_model_file_written_before_features_were_added_reads_and_weighs_its_own() {
+        let shipped = MainTextModel::shipped();
+        let mut older = shipped.clone();
+        let kept = BLOCK_FEATURE_COUNT - 2;
+        for values in [&mut older.mean, &mut older.scale, &mut older.weights] {
+            values.truncate(kept);
+        }
+        older.features.truncate(kept);
+        let older = MainTextModel::from_json(&serde_json::to_string(&older).unwrap()).unwrap();
+        let mut without_new = shipped.clone();
+        without_new.weights[kept..]
+            .iter_mut()
+            .for_each(|weight| *weight = 0.0);
+        let mut features = [0.3; BLOCK_FEATURE_COUNT];
+        features[kept] = 5.0;
+        assert_eq!(
+            older.probability(&features),
+            without_new.probability(&features)
+        );
+    }
+}
