@@ -307,10 +307,26 @@ impl BrowserSession {
     }
 }
 
+/// Whether an error says the DevTools connection is closed: headless_chrome's own flag, or —
+/// when its reader closed the socket just before a call was sent — the WebSocket refusing the
+/// send.
+fn is_closed_connection(cause: &(dyn std::error::Error + 'static)) -> bool {
+    use tungstenite::error::{Error as WebSocketError, ProtocolError};
+    cause.is::<ConnectionClosed>()
+        || matches!(
+            cause.downcast_ref::<WebSocketError>(),
+            Some(
+                WebSocketError::ConnectionClosed
+                    | WebSocketError::AlreadyClosed
+                    | WebSocketError::Protocol(ProtocolError::SendAfterClosing)
+            )
+        )
+}
+
 impl BrowserSession {
     /// The error of a failed DevTools call made while `doing` something.
     fn failed(&self, doing: &str, error: anyhow::Error) -> RenderError {
-        if error.chain().any(|cause| cause.is::<ConnectionClosed>()) {
+        if error.chain().any(is_closed_connection) {
             self.connection_closed.store(true, Ordering::Relaxed);
         }
         RenderError::Browser(describe(doing, &error, Some(self.call_timeout)))
@@ -441,6 +457,16 @@ fn walk_script(url: &str, load_budget: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_send_refused_by_a_closed_web_socket_is_a_closed_connection() {
+        use tungstenite::error::{Error as WebSocketError, ProtocolError};
+        let refused =
+            anyhow::Error::from(WebSocketError::Protocol(ProtocolError::SendAfterClosing));
+        assert!(refused.chain().any(is_closed_connection));
+        let other = anyhow::anyhow!("navigating: the page never committed");
+        assert!(!other.chain().any(is_closed_connection));
+    }
 
     #[test]
     fn a_browser_call_that_times_out_says_so_with_the_limit() {
