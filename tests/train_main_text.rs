@@ -62,7 +62,10 @@ fn wrong_settings_and_a_wrong_model_file_are_refused_with_their_cause() {
         .assert()
         .code(2);
     let stderr = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
-    assert!(stderr.contains("--spread-cut must be between 0 and 1"), "{stderr}");
+    assert!(
+        stderr.contains("--spread-cut must be between 0 and 1"),
+        "{stderr}"
+    );
     assert!(!Path::new(&model).exists(), "nothing written");
 
     std::fs::write(&model, r#"{"version": 1, "features": ["colour"]}"#).unwrap();
@@ -73,6 +76,9 @@ fn wrong_settings_and_a_wrong_model_file_are_refused_with_their_cause() {
         .assert()
         .code(2);
     let stderr = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
-    assert!(stderr.contains("main-text.json"), "names the file: {stderr}");
+    assert!(
+        stderr.contains("main-text.json"),
+        "names the file: {stderr}"
+    );
     assert!(stderr.contains("main-text model"), "says why: {stderr}");
 }
