@@ -105,6 +105,14 @@ pub enum EvalError {
         /// The gold file that should exist.
         gold: PathBuf,
     },
+    /// A gold file has no page where the format puts one (WCXB: `html/<id>.html.gz`).
+    #[error("gold file {} has no page {}", gold.display(), page.display())]
+    MissingPage {
+        /// The gold file.
+        gold: PathBuf,
+        /// The page file that should exist.
+        page: PathBuf,
+    },
     /// A dataset file (index, manifest, `meta.json`) could not be parsed, or the evaluation's
     /// own `pages.csv` could not be written.
     #[error("{}: {reason}", path.display())]

@@ -7,7 +7,10 @@
 
 use std::path::Path;
 
-use super::{DatasetFormat, Gold, LabelledPage, MainText, Split, read_gold_text, require_folder};
+use super::{
+    DatasetFormat, Gold, LabelledPage, MainText, Split, read_gold_text, require_folder,
+    require_pair,
+};
 use crate::eval::EvalError;
 
 /// Reads `pages.tsv` under `root` and each listed page's gold text; pages sorted by
@@ -33,12 +36,7 @@ pub fn load(root: &Path) -> Result<Vec<LabelledPage>, EvalError> {
         };
         let html_path = root.join(site).join("html").join(format!("{stem}.html"));
         let gold_path = root.join(site).join("gold").join(format!("{stem}.txt"));
-        if !gold_path.is_file() {
-            return Err(EvalError::MissingGold {
-                page: html_path,
-                gold: gold_path,
-            });
-        }
+        require_pair(&html_path, &gold_path)?;
         pages.push(LabelledPage {
             split: Split::Dev,
             name: format!("{site}/{stem}"),

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use super::{
     DatasetFormat, Gold, LabelledPage, MainText, Split, file_name, file_stem, files_with_extension,
-    read_gold_text, require_folder, subfolders,
+    read_gold_text, require_folder, require_pair, subfolders,
 };
 use crate::eval::EvalError;
 
@@ -47,12 +47,7 @@ fn load_pairs(folder: &Path, site: Option<&str>) -> Result<Vec<LabelledPage>, Ev
     for html_path in files_with_extension(&folder.join("input"), "html")? {
         let stem = file_stem(&html_path);
         let gold_path = folder.join("gold").join(format!("{stem}.txt"));
-        if !gold_path.is_file() {
-            return Err(EvalError::MissingGold {
-                page: html_path,
-                gold: gold_path,
-            });
-        }
+        require_pair(&html_path, &gold_path)?;
         let (url, content) = parse_cleaneval_gold(&read_gold_text(&gold_path)?);
         pages.push(LabelledPage {
             split: Split::Dev,

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use super::{
     DatasetFormat, Gold, LabelledPage, MainText, Split, file_stem, files_with_extension,
-    read_gold_text, require_folder,
+    read_gold_text, require_folder, require_pair,
 };
 use crate::eval::EvalError;
 
@@ -30,12 +30,7 @@ pub fn load(root: &Path) -> Result<Vec<LabelledPage>, EvalError> {
         let gold_path = root
             .join("Corrected")
             .join(format!("{name}.html.corrected.txt"));
-        if !gold_path.is_file() {
-            return Err(EvalError::MissingGold {
-                page: html_path,
-                gold: gold_path,
-            });
-        }
+        require_pair(&html_path, &gold_path)?;
         let (content, comments) = split_comments(&read_gold_text(&gold_path)?);
         pages.push(LabelledPage {
             split: Split::Dev,

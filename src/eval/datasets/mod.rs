@@ -380,6 +380,24 @@ pub(crate) fn file_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// Fails with [`EvalError::MissingGold`] unless `gold` (the gold file of `page`) exists, and
+/// with [`EvalError::MissingPage`] unless `page` (found from its gold file) does.
+pub(crate) fn require_pair(page: &Path, gold: &Path) -> Result<(), EvalError> {
+    if !gold.is_file() {
+        return Err(EvalError::MissingGold {
+            page: page.to_path_buf(),
+            gold: gold.to_path_buf(),
+        });
+    }
+    if !page.is_file() {
+        return Err(EvalError::MissingPage {
+            gold: gold.to_path_buf(),
+            page: page.to_path_buf(),
+        });
+    }
+    Ok(())
+}
+
 /// Fails with [`EvalError::NotADataset`] unless `path` is an existing folder.
 pub(crate) fn require_folder(
     path: &Path,

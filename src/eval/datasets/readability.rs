@@ -10,7 +10,7 @@ use std::path::Path;
 
 use super::{
     DatasetFormat, Gold, LabelledPage, MainText, Split, file_stem, files_with_extension,
-    read_bytes, require_folder,
+    read_bytes, require_folder, require_pair,
 };
 use crate::eval::EvalError;
 use crate::page::{Page, ParseLimits};
@@ -26,12 +26,7 @@ pub fn load(root: &Path) -> Result<Vec<LabelledPage>, EvalError> {
     for html_path in files_with_extension(&root.join("pages"), "html")? {
         let name = file_stem(&html_path);
         let gold_path = root.join("expected").join(format!("{name}.html"));
-        if !gold_path.is_file() {
-            return Err(EvalError::MissingGold {
-                page: html_path,
-                gold: gold_path,
-            });
-        }
+        require_pair(&html_path, &gold_path)?;
         pages.push(LabelledPage {
             split: Split::Dev,
             name,

@@ -14,7 +14,7 @@ use serde::Deserialize;
 
 use super::{
     DatasetFormat, Gold, LabelledPage, MainText, Split, file_stem, files_with_extension,
-    read_gold_text, require_folder,
+    read_gold_text, require_folder, require_pair,
 };
 use crate::eval::EvalError;
 
@@ -53,12 +53,7 @@ pub fn load(root: &Path) -> Result<Vec<LabelledPage>, EvalError> {
     for gold_path in files_with_extension(&root.join("ground-truth"), "json")? {
         let id = file_stem(&gold_path);
         let html_path = root.join("html").join(format!("{id}.html.gz"));
-        if !html_path.is_file() {
-            return Err(EvalError::MissingGold {
-                page: html_path,
-                gold: gold_path,
-            });
-        }
+        require_pair(&html_path, &gold_path)?;
         let gold: GroundTruthFile =
             serde_json::from_str(&read_gold_text(&gold_path)?).map_err(|error| {
                 EvalError::Malformed {
@@ -127,6 +122,12 @@ mod tests {
         assert!(
             error.contains("0007.json") && error.contains("WCXB"),
             "{error}"
+        );
+        std::fs::remove_file(root.join("html/0007.html.gz")).unwrap();
+        let error = load(root).unwrap_err().to_string();
+        assert!(
+            error.contains("has no page") && error.contains("0007.html.gz"),
+            "the missing file is the page, not the gold: {error}"
         );
     }
 }
