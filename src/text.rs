@@ -14,6 +14,15 @@ pub fn word_tokens(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Words of a text as the main text and the content floor count them: whitespace-separated
+/// tokens holding a letter or digit. A separator between links (`,` `|` `·`) is no word —
+/// counted, it halves a link list's link share.
+pub fn count_words(text: &str) -> usize {
+    text.split_whitespace()
+        .filter(|token| token.chars().any(char::is_alphanumeric))
+        .count()
+}
+
 /// Elements that start a new block of text (HTML's block-level and table/list boxes).
 const BLOCK_ELEMENTS: &[&str] = &[
     "address",
@@ -227,4 +236,16 @@ fn walk(dom: &Dom) -> Vec<Piece<'_>> {
         }
     }
     pieces
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn separators_between_links_are_no_words() {
+        assert_eq!(count_words("Home | News · Sport , Weather"), 4);
+        assert_eq!(count_words("It rose 3 m."), 4);
+        assert_eq!(count_words(" — "), 0);
+    }
 }

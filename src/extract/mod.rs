@@ -18,7 +18,7 @@ mod regions;
 use crate::layout::Layout;
 use crate::page::{Dom, NodeId};
 use crate::segment::{MIN_CONTENT_WORDS, WordsByTemplateness};
-use crate::text::Paragraph;
+use crate::text::{Paragraph, count_words};
 
 use blocks::block_features;
 pub use blocks::{BLOCK_FEATURE_COUNT, BLOCK_FEATURE_NAMES, BlockFeatures};
@@ -338,12 +338,7 @@ fn paragraph_facts(
     let mut link_words = 0;
     let mut weighted_templateness = 0.0;
     for &(parent, text) in &paragraph.pieces {
-        // A separator between links ("," "|" "·") is no word: counted, it halves a link
-        // list's link share.
-        let count = text
-            .split_whitespace()
-            .filter(|token| token.chars().any(char::is_alphanumeric))
-            .count();
+        let count = count_words(text);
         words += count;
         if in_link[parent.index()] {
             link_words += count;

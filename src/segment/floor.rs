@@ -7,7 +7,7 @@
 //! as absolute; the scores and sections themselves are unchanged.
 
 use crate::page::Dom;
-use crate::text::Paragraph;
+use crate::text::{Paragraph, count_words};
 
 /// A page with at least this many words of running text has an article-sized text to keep.
 pub const MIN_CONTENT_WORDS: usize = 50;
@@ -38,7 +38,7 @@ fn running_words(dom: &Dom, paragraphs: &[Paragraph]) -> Vec<usize> {
                 .pieces
                 .iter()
                 .filter(|(parent, _)| in_link[parent.index()] == linked)
-                .map(|(_, text)| text.split_whitespace().count())
+                .map(|(_, text)| count_words(text))
                 .sum()
         };
         let (plain, linked) = (words(false), words(true));
@@ -47,7 +47,7 @@ fn running_words(dom: &Dom, paragraphs: &[Paragraph]) -> Vec<usize> {
         }
         for (parent, text) in &paragraph.pieces {
             if !in_link[parent.index()] {
-                running[parent.index()] += text.split_whitespace().count();
+                running[parent.index()] += count_words(text);
             }
         }
     }
@@ -120,7 +120,7 @@ impl ContentFloor {
         let mut visible_words = vec![0; dom.len()];
         for text in &dom.texts {
             if text_visible[text.parent.index()] {
-                visible_words[text.parent.index()] += text.text.split_whitespace().count();
+                visible_words[text.parent.index()] += count_words(&text.text);
             }
         }
         ContentFloor::of(
