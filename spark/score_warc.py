@@ -10,7 +10,8 @@ Every executor needs the pagelevel wheel (and Chromium only for ``--layout chrom
 Python that ``PYSPARK_PYTHON`` names there; with a local master the workers run the driver's own
 interpreter unless ``PYSPARK_PYTHON`` says otherwise (so a virtual environment just works).
 
-Rows: url, host, title, main_text, content_text, template_share, sections (JSON), error.
+Rows: url, host, title, main_text, main_markdown, content_text, template_share, sections (JSON),
+error.
 """
 
 from __future__ import annotations
@@ -28,13 +29,17 @@ ROW_FIELDS = [
     ("host", "string"),
     ("title", "string"),
     ("main_text", "string"),
+    ("main_markdown", "string"),
     ("content_text", "string"),
     ("template_share", "double"),
     ("sections", "string"),
     ("error", "string"),
 ]
 
-Row = Tuple[str, str, Optional[str], Optional[str], Optional[str], Optional[float], Optional[str], Optional[str]]
+Row = Tuple[
+    str, str, Optional[str], Optional[str], Optional[str], Optional[str], Optional[float],
+    Optional[str], Optional[str],
+]
 
 
 def html_responses(path: str) -> Iterator[Tuple[str, bytes]]:
@@ -62,20 +67,21 @@ def score_files(paths: Iterable[str], layout: str) -> Iterator[Row]:
             for url, body in html_responses(path):
                 yield score_one(scorer, url, body)
         except Exception as error:  # an unreadable archive is a row too, not a lost task
-            yield (path, "", None, None, None, None, None, f"cannot read {path}: {error}")
+            yield (path, "", None, None, None, None, None, None, f"cannot read {path}: {error}")
 
 
 def score_one(scorer, url: str, body: bytes) -> Row:
     host = urlsplit(url).netloc
     try:
-        page = scorer.score(body, url=url or None)
+        page = scorer.score(body, url=url or None, nodes=False)
     except Exception as error:
-        return (url, host, None, None, None, None, None, str(error))
+        return (url, host, None, None, None, None, None, None, str(error))
     return (
         url,
         host,
         page["title"],
         page["main_text"],
+        page["main_markdown"],
         page["content_text"],
         page["template_text_share"],
         json.dumps(page["sections"]),

@@ -81,6 +81,7 @@ pub mod fetch;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod layout;
+pub mod markdown;
 pub mod model;
 pub mod output;
 pub mod page;

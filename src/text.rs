@@ -66,6 +66,11 @@ const BLOCK_ELEMENTS: &[&str] = &[
     "br",
 ];
 
+/// Whether an element of this tag starts a new block of text.
+pub(crate) fn is_block_element(tag: &str) -> bool {
+    BLOCK_ELEMENTS.contains(&tag)
+}
+
 /// Elements whose content a browser never shows as text on the page: an `<iframe>`'s children
 /// are fallback markup for browsers without frames (often ad `<script>` code), `<object>` and
 /// `<embed>` fallbacks show only when the plug-in fails, `<template>` is inert. `<noscript>` is
@@ -123,6 +128,8 @@ pub struct Paragraph<'a> {
     pub block: NodeId,
     /// The text pieces, each with the element whose own text it is.
     pub pieces: Vec<(NodeId, &'a str)>,
+    /// Each piece's index in [`Dom::texts`]: which text nodes the paragraph is made of.
+    pub text_nodes: Vec<u32>,
 }
 
 impl Paragraph<'_> {
@@ -145,6 +152,7 @@ pub fn paragraphs<'a>(dom: &'a Dom, visible: &[bool]) -> Vec<Paragraph<'a>> {
     let mut current = Paragraph {
         block: NodeId(0),
         pieces: Vec::new(),
+        text_nodes: Vec::new(),
     };
     // The block-level elements open at this point of the walk.
     let mut open_blocks: Vec<NodeId> = Vec::new();
@@ -154,6 +162,7 @@ pub fn paragraphs<'a>(dom: &'a Dom, visible: &[bool]) -> Vec<Paragraph<'a>> {
             Paragraph {
                 block: next_block,
                 pieces: Vec::new(),
+                text_nodes: Vec::new(),
             },
         );
         if finished
@@ -175,9 +184,10 @@ pub fn paragraphs<'a>(dom: &'a Dom, visible: &[bool]) -> Vec<Paragraph<'a>> {
                 let enclosing = open_blocks.last().copied().unwrap_or(id);
                 finish(&mut current, enclosing);
             }
-            Piece::Text(parent, text) => {
+            Piece::Text(parent, index, text) => {
                 if visible[parent.index()] {
                     current.pieces.push((parent, text));
+                    current.text_nodes.push(index);
                 }
             }
         }
@@ -200,7 +210,8 @@ pub fn content_text(paragraphs: &[Paragraph], template: &[bool]) -> String {
 
 /// What a document-order walk meets: text, or where a block-level element starts or ends.
 enum Piece<'a> {
-    Text(NodeId, &'a str),
+    /// Text of an element, with its index in [`Dom::texts`].
+    Text(NodeId, u32, &'a str),
     BlockStart(NodeId),
     BlockEnd(NodeId),
 }
@@ -215,7 +226,7 @@ fn walk(dom: &Dom) -> Vec<Piece<'_>> {
     let mut stack: Vec<(NodeId, usize)> = vec![(NodeId(0), 0)];
     while let Some((id, next)) = stack.pop() {
         let element = dom.element(id);
-        let is_block = BLOCK_ELEMENTS.contains(&element.tag.as_str());
+        let is_block = is_block_element(&element.tag);
         if next == 0 && is_block {
             pieces.push(Piece::BlockStart(id));
         }
@@ -226,7 +237,7 @@ fn walk(dom: &Dom) -> Vec<Piece<'_>> {
             }
             Some(Child::Text(index)) => {
                 stack.push((id, next + 1));
-                pieces.push(Piece::Text(id, &dom.texts[*index as usize].text));
+                pieces.push(Piece::Text(id, *index, &dom.texts[*index as usize].text));
             }
             None => {
                 if is_block {

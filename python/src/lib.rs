@@ -13,8 +13,9 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use pagelevel::layout::{LayoutEngine, LayoutSource};
+use pagelevel::markdown::MarkdownOptions;
 use pagelevel::model::TemplateModel;
-use pagelevel::output::{page_line, page_output};
+use pagelevel::output::{main_markdown, page_line, page_output};
 use pagelevel::page::{PageSource, ParseLimits};
 use pagelevel::params::{NodeWeight, ScoringParams, ValidParams};
 use pagelevel::pipeline::{self, ScoreError, ScoredPage};
@@ -199,7 +200,8 @@ impl Scorer {
         charset: Option<String>,
     ) -> PyResult<String> {
         self.score_with(py, PageInput::new(html, url, path, charset)?, |scored| {
-            serde_json::to_string(&page_output(&scored)).unwrap_or_default()
+            serde_json::to_string(&page_output(&scored, MarkdownOptions::default()))
+                .unwrap_or_default()
         })
     }
 
@@ -215,7 +217,8 @@ impl Scorer {
         charset: Option<String>,
     ) -> PyResult<String> {
         self.score_with(py, PageInput::new(html, url, path, charset)?, |scored| {
-            serde_json::to_string(&page_line(&scored)).unwrap_or_default()
+            serde_json::to_string(&page_line(&scored, MarkdownOptions::default()))
+                .unwrap_or_default()
         })
     }
 
@@ -231,6 +234,26 @@ impl Scorer {
     ) -> PyResult<String> {
         self.score_with(py, PageInput::new(html, url, path, charset)?, |scored| {
             scored.extracted.main_text
+        })
+    }
+
+    /// The main text as Markdown (headings, lists, tables, quotes, code, emphasis), with link
+    /// targets and pictures when asked.
+    #[pyo3(signature = (html = None, url = None, *, path = None, charset = None, links = false, images = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn markdown(
+        &self,
+        py: Python<'_>,
+        html: Option<Html<'_>>,
+        url: Option<&str>,
+        path: Option<PathBuf>,
+        charset: Option<String>,
+        links: bool,
+        images: bool,
+    ) -> PyResult<String> {
+        let options = MarkdownOptions { links, images };
+        self.score_with(py, PageInput::new(html, url, path, charset)?, |scored| {
+            main_markdown(&scored, options)
         })
     }
 

@@ -43,6 +43,26 @@ def test_extract_of_the_bundled_page_is_its_article_without_the_footer():
     assert "Copyright Infringement Notification" not in text
 
 
+def test_extract_as_markdown_is_the_command_lines_markdown():
+    markdown = pagelevel.extract(path=GNU, format="markdown")
+    if not CLI.exists():
+        pytest.fail(f"{CLI} is missing: build it with `cargo build --release`")
+    written = subprocess.run(
+        [str(CLI), "score", "--format", "markdown", str(GNU)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert markdown == written.rstrip("\n")
+    assert "\n- The freedom to run the program, for any purpose (freedom 0).\n" in markdown
+    linked = pagelevel.extract(GNU.read_bytes(), "https://www.gnu.org/", format="markdown", links=True)
+    assert "](https://www.gnu.org/" in linked
+    with pytest.raises(ValueError):
+        pagelevel.extract(GNU.read_bytes(), format="html")
+    with pytest.raises(ValueError):
+        pagelevel.extract(GNU.read_bytes(), links=True)
+
+
 def test_content_is_the_text_not_template():
     content = pagelevel.content(GNU.read_text(encoding="utf-8"))
     assert "GNU is a Unix-like operating system" in content

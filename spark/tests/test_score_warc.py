@@ -75,6 +75,7 @@ def test_every_html_response_is_a_row_with_the_clis_texts_and_failures_are_rows(
             assert row["error"] is None
             assert row["host"] == page["url"].split("/")[2]
             assert row["main_text"] == page["main_text"]
+            assert row["main_markdown"] == page["main_markdown"]
             assert row["content_text"] == page["content_text"]
             assert row["template_share"] == pytest.approx(page["template_text_share"])
             assert json.loads(row["sections"]) == page["sections"]

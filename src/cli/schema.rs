@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use clap::{Args, ValueEnum};
-use pagelevel::output::output_schema;
+use pagelevel::output::{OutputFormat, output_schema};
 
 use super::Outcome;
 
@@ -15,6 +15,8 @@ enum SchemaOf {
     Json,
     /// `score --format jsonl`: one line per page.
     Jsonl,
+    /// `score --format sections`: one line per section.
+    Sections,
 }
 
 /// Print the JSON Schema of `score`'s output.
@@ -26,7 +28,11 @@ pub struct SchemaArgs {
 }
 
 pub fn run(args: SchemaArgs) -> anyhow::Result<Outcome> {
-    let schema = output_schema(args.format == SchemaOf::Jsonl);
+    let schema = output_schema(match args.format {
+        SchemaOf::Json => OutputFormat::Json,
+        SchemaOf::Jsonl => OutputFormat::Jsonl,
+        SchemaOf::Sections => OutputFormat::Sections,
+    });
     std::io::stdout().lock().write_all(schema.as_bytes())?;
     Ok(Outcome::Success)
 }

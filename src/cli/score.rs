@@ -9,7 +9,8 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 use pagelevel::batch::{PlacementOptions, StdinPages, expand_inputs, score_batch};
 use pagelevel::layout::{LayoutSource, SnapshotLayout};
-use pagelevel::output::{OutputFormat, OutputWriter};
+use pagelevel::markdown::MarkdownOptions;
+use pagelevel::output::{MarkdownOutput, OutputFormat, OutputWriter};
 use pagelevel::pipeline::Scorer;
 use pagelevel::render::RenderOptions;
 use pagelevel::report::{batch_report_path, html_report};
@@ -36,6 +37,12 @@ enum Format {
     /// The main text followed by the page's user comments: the article with its discussion,
     /// what CleanEval-style gold keeps.
     MainAndComments,
+    /// The main text as Markdown: headings, lists, tables, quotes, code blocks, emphasis (see
+    /// --links, --images, --comments).
+    Markdown,
+    /// One JSON line per section: its text, Markdown, templateness, verdict and role (main,
+    /// comments, navigation, footer …), to keep or drop parts of pages by your own rule.
+    Sections,
 }
 
 /// Score pages: find each page's template and separate its content.
@@ -65,6 +72,15 @@ pub struct ScoreArgs {
     /// Output format (default: json for one page, jsonl for several).
     #[arg(long, value_enum)]
     format: Option<Format>,
+    /// Markdown keeps link targets: `[text](url)`.
+    #[arg(long)]
+    links: bool,
+    /// Markdown keeps the main text's pictures: `![alt](absolute url)`.
+    #[arg(long)]
+    images: bool,
+    /// `--format markdown`: the user comments follow the main text under a "Comments" heading.
+    #[arg(long)]
+    comments: bool,
     /// Write the output here instead of standard output.
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -137,6 +153,15 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
         Format::Text => OutputFormat::Text,
         Format::Main => OutputFormat::Main,
         Format::MainAndComments => OutputFormat::MainAndComments,
+        Format::Markdown => OutputFormat::Markdown,
+        Format::Sections => OutputFormat::Sections,
+    };
+    let markdown = MarkdownOutput {
+        options: MarkdownOptions {
+            links: args.links,
+            images: args.images,
+        },
+        comments: args.comments,
     };
     // `-o FILE` is written beside FILE and renamed over it when the run finished (also when some
     // pages of a batch failed); dropped without a commit, FILE stays as it was.
@@ -151,7 +176,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
         }
         None => Box::new(std::io::stdout().lock()),
     };
-    let mut writer = OutputWriter::new(format, sink);
+    let mut writer = OutputWriter::new(format, sink).with_markdown(markdown);
     if let Some(fields) = &args.output_fields {
         writer = writer.with_fields(fields).map_err(anyhow::Error::msg)?;
     }

@@ -12,6 +12,7 @@
 //! comment regions outside the main text.
 
 mod blocks;
+mod images;
 mod model;
 mod regions;
 
@@ -51,11 +52,20 @@ pub struct Extracted {
     pub main_blocks: Vec<NodeId>,
     /// Block elements of the comment paragraphs, in document order.
     pub comment_blocks: Vec<NodeId>,
+    /// The text nodes of the main text (indices into [`Dom::texts`], document order): what the
+    /// Markdown of the main text is written from.
+    pub main_text_nodes: Vec<u32>,
+    /// The text nodes of the comments.
+    pub comment_text_nodes: Vec<u32>,
+    /// The pictures among the main text (`<img>` elements, document order).
+    pub main_images: Vec<NodeId>,
 }
 
 /// What the choice needs to know of one paragraph.
 #[derive(Debug, Clone, PartialEq)]
 struct ParagraphFacts {
+    /// The paragraph's index among the page's paragraphs.
+    paragraph: usize,
     block: NodeId,
     /// The element of the paragraph's first piece: where the paragraph sits in the tree.
     anchor: NodeId,
@@ -92,7 +102,8 @@ pub fn extract(
     title: &str,
     model: Option<&MainTextModel>,
 ) -> Extracted {
-    let facts = page_facts(dom, paragraphs, templateness);
+    let region = regions(dom);
+    let facts = page_facts(dom, paragraphs, templateness, &region);
     let Some(rules) = choose_by_rules(dom, &facts, threshold, title) else {
         return Extracted::default();
     };
@@ -106,7 +117,16 @@ pub fn extract(
             choose_by_model(dom, &facts, &probability, model, title)
         })
         .unwrap_or(rules);
-    chosen.extracted(&facts)
+    let mut extracted = chosen.extracted(&facts, paragraphs);
+    extracted.main_images = images::main_images(
+        dom,
+        layout,
+        &extracted.main_text_nodes,
+        templateness,
+        threshold,
+        &region,
+    );
+    extracted
 }
 
 /// The features of a page's paragraphs and their text, for fitting a main-text model: what
@@ -119,7 +139,7 @@ pub fn paragraph_rows(
     threshold: f64,
     title: &str,
 ) -> Vec<(String, BlockFeatures)> {
-    let facts = page_facts(dom, paragraphs, templateness);
+    let facts = page_facts(dom, paragraphs, templateness, &regions(dom));
     let Some(rules) = choose_by_rules(dom, &facts, threshold, title) else {
         return Vec::new();
     };
@@ -147,13 +167,20 @@ fn paragraph_features(
 }
 
 /// A page's paragraphs with words, as the choice sees them.
-fn page_facts(dom: &Dom, paragraphs: &[Paragraph], templateness: &[f64]) -> Vec<ParagraphFacts> {
-    let region = regions(dom);
+fn page_facts(
+    dom: &Dom,
+    paragraphs: &[Paragraph],
+    templateness: &[f64],
+    region: &[Region],
+) -> Vec<ParagraphFacts> {
     let in_link = dom.within_links();
     let in_form = dom.within(|element| element.tag == "form");
     paragraphs
         .iter()
-        .map(|paragraph| paragraph_facts(paragraph, templateness, &region, &in_link, &in_form))
+        .enumerate()
+        .map(|(index, paragraph)| {
+            paragraph_facts(index, paragraph, templateness, region, &in_link, &in_form)
+        })
         .filter(|facts| facts.words > 0)
         .collect()
 }
@@ -167,7 +194,7 @@ struct Choice {
 }
 
 impl Choice {
-    fn extracted(&self, facts: &[ParagraphFacts]) -> Extracted {
+    fn extracted(&self, facts: &[ParagraphFacts], paragraphs: &[Paragraph]) -> Extracted {
         let join = |chosen: &[usize]| {
             chosen
                 .iter()
@@ -176,12 +203,26 @@ impl Choice {
                 .join("\n\n")
         };
         let blocks = |chosen: &[usize]| chosen.iter().map(|&index| facts[index].block).collect();
+        let text_nodes = |chosen: &[usize]| {
+            let mut nodes: Vec<u32> = chosen
+                .iter()
+                .flat_map(|&index| &paragraphs[facts[index].paragraph].text_nodes)
+                .copied()
+                .collect();
+            // The headline joins before the container's paragraphs; keep document order.
+            nodes.sort_unstable();
+            nodes.dedup();
+            nodes
+        };
         Extracted {
             main_text: join(&self.main),
             comments: join(&self.comments),
             main_container: Some(self.container),
             main_blocks: blocks(&self.main),
             comment_blocks: blocks(&self.comments),
+            main_text_nodes: text_nodes(&self.main),
+            comment_text_nodes: text_nodes(&self.comments),
+            main_images: Vec::new(),
         }
     }
 }
@@ -328,6 +369,7 @@ fn main_text_threshold(facts: &[ParagraphFacts], threshold: f64) -> f64 {
 }
 
 fn paragraph_facts(
+    index: usize,
     paragraph: &Paragraph,
     templateness: &[f64],
     region: &[Region],
@@ -350,6 +392,7 @@ fn paragraph_facts(
         .first()
         .map_or(paragraph.block, |(parent, _)| *parent);
     ParagraphFacts {
+        paragraph: index,
         block: paragraph.block,
         anchor,
         text: paragraph.text_where(|_| true),

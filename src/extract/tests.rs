@@ -151,7 +151,12 @@ fn a_page_whose_likely_text_is_spread_takes_every_likely_paragraph() {
     let page = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).unwrap();
     let dom = &page.dom;
     let visible: Vec<bool> = dom.ids().map(|id| dom.is_visible_text_parent(id)).collect();
-    let facts = page_facts(dom, &paragraphs(dom, &visible), &vec![0.1; dom.len()]);
+    let facts = page_facts(
+        dom,
+        &paragraphs(dom, &visible),
+        &vec![0.1; dom.len()],
+        &regions(dom),
+    );
     let probability: Vec<f64> = facts
         .iter()
         .map(|facts| {

@@ -1,5 +1,8 @@
 //! Output formats of `pagelevel score`: the per-page JSON contract, one JSON line per page for
-//! batches, one CSV row per node, and the content text alone.
+//! batches, one CSV row per node, one JSON line per section, the main text as Markdown, and the
+//! texts alone.
+
+mod sections;
 
 use std::collections::BTreeMap;
 
@@ -7,9 +10,12 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::layout::LayoutBox;
+use crate::markdown::{MarkdownOptions, write_markdown};
 use crate::page::NodeId;
 use crate::pipeline::ScoredPage;
 use crate::segment::Section;
+
+pub use sections::{SectionLine, section_lines};
 
 /// Version of the JSON and JSONL output; bump it when a field changes meaning or goes away.
 pub const OUTPUT_FORMAT_VERSION: u32 = 1;
@@ -64,6 +70,9 @@ pub struct PageOutput {
     pub content_text: String,
     /// The article or main body: the content's main region, without comments.
     pub main_text: String,
+    /// The main text as Markdown: headings, lists, tables, quotes, code, emphasis (link targets
+    /// and images with `--links` / `--images`).
+    pub main_markdown: String,
     /// User comments, apart from the main text.
     pub comments: String,
     /// Share of the page's visible text characters that are template, in [0, 1].
@@ -89,6 +98,8 @@ pub struct PageLine {
     pub content_text: String,
     /// The article or main body, headed by its headline, without comments.
     pub main_text: String,
+    /// The main text as Markdown (see `--format json`'s `main_markdown`).
+    pub main_markdown: String,
     /// User comments, apart from the main text.
     pub comments: String,
     /// Share of the page's visible text characters that are template, in [0, 1].
@@ -97,12 +108,13 @@ pub struct PageLine {
     pub sections: Vec<Section>,
 }
 
-/// The JSON Schema of `--format json` (`line = false`) or `--format jsonl` output, as the
-/// types above define it.
-pub fn output_schema(line: bool) -> String {
-    let schema = match line {
-        true => schemars::schema_for!(PageLine),
-        false => schemars::schema_for!(PageOutput),
+/// The JSON Schema of the objects `format` writes: a page with its elements (`json`), a section
+/// (`sections`), else a page's line (`jsonl`).
+pub fn output_schema(format: OutputFormat) -> String {
+    let schema = match format {
+        OutputFormat::Json => schemars::schema_for!(PageOutput),
+        OutputFormat::Sections => schemars::schema_for!(SectionLine),
+        _ => schemars::schema_for!(PageLine),
     };
     serde_json::to_string_pretty(&schema).unwrap_or_default() + "\n"
 }
@@ -127,8 +139,32 @@ pub fn timings(scored: &ScoredPage) -> BTreeMap<&'static str, f64> {
     timings
 }
 
-/// The full JSON output of a page.
-pub fn page_output(scored: &ScoredPage) -> PageOutput {
+/// The main text of a scored page as Markdown.
+pub fn main_markdown(scored: &ScoredPage, options: MarkdownOptions) -> String {
+    let page = &scored.laid_out.page;
+    write_markdown(
+        &page.dom,
+        &scored.extracted.main_text_nodes,
+        &scored.extracted.main_images,
+        page.base_url().as_ref(),
+        options,
+    )
+}
+
+/// The user comments of a scored page as Markdown (their pictures are avatars: none).
+pub fn comments_markdown(scored: &ScoredPage, options: MarkdownOptions) -> String {
+    let page = &scored.laid_out.page;
+    write_markdown(
+        &page.dom,
+        &scored.extracted.comment_text_nodes,
+        &[],
+        page.base_url().as_ref(),
+        options,
+    )
+}
+
+/// The full JSON output of a page, its Markdown written with `markdown`.
+pub fn page_output(scored: &ScoredPage, markdown: MarkdownOptions) -> PageOutput {
     let dom = &scored.laid_out.page.dom;
     let xpaths = dom.xpaths();
     let nodes = dom
@@ -158,14 +194,15 @@ pub fn page_output(scored: &ScoredPage) -> PageOutput {
         threshold: scored.segmented.threshold,
         content_text: scored.segmented.content_text.clone(),
         main_text: scored.extracted.main_text.clone(),
+        main_markdown: main_markdown(scored, markdown),
         comments: scored.extracted.comments.clone(),
         template_text_share: scored.segmented.template_text_share,
         timings_ms: timings(scored),
     }
 }
 
-/// The JSONL line of a page.
-pub fn page_line(scored: &ScoredPage) -> PageLine {
+/// The JSONL line of a page, its Markdown written with `markdown`.
+pub fn page_line(scored: &ScoredPage, markdown: MarkdownOptions) -> PageLine {
     PageLine {
         format_version: OUTPUT_FORMAT_VERSION,
         url: scored.laid_out.page.url.as_ref().map(|url| url.to_string()),
@@ -173,6 +210,7 @@ pub fn page_line(scored: &ScoredPage) -> PageLine {
         threshold: scored.segmented.threshold,
         content_text: scored.segmented.content_text.clone(),
         main_text: scored.extracted.main_text.clone(),
+        main_markdown: main_markdown(scored, markdown),
         comments: scored.extracted.comments.clone(),
         template_text_share: scored.segmented.template_text_share,
         sections: scored.segmented.sections.clone(),
@@ -254,7 +292,38 @@ pub enum OutputFormat {
     Main,
     /// The main text, then a blank line and the user comments when the page has some.
     MainAndComments,
+    /// The main text as Markdown; with [`MarkdownOutput::comments`], the comments after it
+    /// under their own heading.
+    Markdown,
+    /// One JSON line per section: its text, Markdown, templateness, verdict and role.
+    Sections,
 }
+
+/// `object` with only `fields`, in the order asked for (so a reader sees the columns it named).
+fn only_fields(object: &serde_json::Value, fields: &[String]) -> String {
+    let kept: Vec<String> = fields
+        .iter()
+        .filter_map(|field| {
+            object
+                .get(field)
+                .map(|value| format!("{}:{value}", serde_json::Value::from(field.as_str())))
+        })
+        .collect();
+    format!("{{{}}}", kept.join(","))
+}
+
+/// How Markdown is written: what it keeps beside the text, and whether comments follow the main
+/// text in `--format markdown`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MarkdownOutput {
+    /// Links and images kept or not.
+    pub options: MarkdownOptions,
+    /// `--format markdown` writes the comments after the main text.
+    pub comments: bool,
+}
+
+/// The heading comments are written under in `--format markdown --comments`.
+const COMMENTS_HEADING: &str = "## Comments";
 
 /// Writes scored pages one after another in one format.
 pub struct OutputWriter<W: std::io::Write> {
@@ -262,6 +331,7 @@ pub struct OutputWriter<W: std::io::Write> {
     sink: Sink<W>,
     /// Top-level fields kept in JSON and JSONL output; all when `None`.
     fields: Option<Vec<String>>,
+    markdown: MarkdownOutput,
 }
 
 enum Sink<W: std::io::Write> {
@@ -281,15 +351,22 @@ impl<W: std::io::Write> OutputWriter<W> {
             format,
             sink,
             fields: None,
+            markdown: MarkdownOutput::default(),
         }
+    }
+
+    /// The same writer writing Markdown (the `markdown` format, `main_markdown` fields, the
+    /// sections' Markdown) with `markdown`.
+    pub fn with_markdown(mut self, markdown: MarkdownOutput) -> OutputWriter<W> {
+        self.markdown = markdown;
+        self
     }
 
     /// The same writer keeping only `fields` of each JSON or JSONL object; a name that is not
     /// a field of the format is refused, naming the fields there are.
     pub fn with_fields(mut self, fields: &[String]) -> Result<OutputWriter<W>, String> {
         let schema: serde_json::Value =
-            serde_json::from_str(&output_schema(self.format == OutputFormat::Jsonl))
-                .map_err(|error| error.to_string())?;
+            serde_json::from_str(&output_schema(self.format)).map_err(|error| error.to_string())?;
         let known: Vec<&str> = schema["properties"]
             .as_object()
             .map(|properties| properties.keys().map(String::as_str).collect())
@@ -315,26 +392,41 @@ impl<W: std::io::Write> OutputWriter<W> {
         if let (Some(fields), OutputFormat::Json | OutputFormat::Jsonl) =
             (&self.fields, self.format)
         {
-            let mut json = match self.format {
-                OutputFormat::Json => serde_json::to_value(page_output(scored))?,
-                _ => serde_json::to_value(page_line(scored))?,
+            let options = self.markdown.options;
+            let json = match self.format {
+                OutputFormat::Json => serde_json::to_value(page_output(scored, options))?,
+                _ => serde_json::to_value(page_line(scored, options))?,
             };
-            if let Some(object) = json.as_object_mut() {
-                object.retain(|key, _| fields.contains(key));
-            }
-            // In the order asked for, so a reader sees the columns it named.
-            let ordered: Vec<String> = fields
-                .iter()
-                .filter_map(|field| {
-                    json.get(field)
-                        .map(|value| format!("{}:{value}", serde_json::Value::from(field.as_str())))
-                })
-                .collect();
-            return writeln!(sink, "{{{}}}", ordered.join(","));
+            return writeln!(sink, "{}", only_fields(&json, fields));
         }
+        let options = self.markdown.options;
         match self.format {
-            OutputFormat::Json => serde_json::to_writer(&mut *sink, &page_output(scored))?,
-            OutputFormat::Jsonl => serde_json::to_writer(&mut *sink, &page_line(scored))?,
+            OutputFormat::Json => serde_json::to_writer(&mut *sink, &page_output(scored, options))?,
+            OutputFormat::Jsonl => serde_json::to_writer(&mut *sink, &page_line(scored, options))?,
+            OutputFormat::Markdown => {
+                sink.write_all(main_markdown(scored, options).as_bytes())?;
+                let comments = match self.markdown.comments {
+                    true => comments_markdown(scored, options),
+                    false => String::new(),
+                };
+                if !comments.is_empty() {
+                    write!(sink, "\n\n{COMMENTS_HEADING}\n\n{comments}")?;
+                }
+            }
+            OutputFormat::Sections => {
+                // One line per section, no line of its own for the page.
+                for line in section_lines(name, scored, options) {
+                    match &self.fields {
+                        Some(fields) => {
+                            let json = serde_json::to_value(&line)?;
+                            write!(sink, "{}", only_fields(&json, fields))?;
+                        }
+                        None => serde_json::to_writer(&mut *sink, &line)?,
+                    }
+                    sink.write_all(b"\n")?;
+                }
+                return Ok(());
+            }
             OutputFormat::Text => sink.write_all(scored.segmented.content_text.as_bytes())?,
             OutputFormat::Main => sink.write_all(scored.extracted.main_text.as_bytes())?,
             OutputFormat::MainAndComments => {

@@ -103,6 +103,12 @@ const BINARY_SNIFF_BYTES: usize = 1024;
 const CHUNK_BYTES: usize = 16 * 1024;
 
 impl Page {
+    /// The URL the page's relative references (images, links) resolve against: its
+    /// `<base href>`, else its own URL; `None` when neither is known.
+    pub fn base_url(&self) -> Option<Url> {
+        document_base(&self.dom, self.url.as_ref())
+    }
+
     /// Decodes and parses a page. `url` resolves relative links (a `<base href>` wins over it)
     /// and hints at the encoding of an undeclared page (its top-level domain);
     /// `http_charset` is the transport charset ([`PageSource::http_charset`]), which overrides
@@ -198,15 +204,7 @@ fn parse_html(text: &str, limits: &ParseLimits) -> Result<Dom, PageError> {
 /// against the page URL), else the page URL. Unresolvable hrefs (no base, relative) stay as
 /// written; `javascript:` and fragment-only links are kept too — features decide what they mean.
 fn resolve_links(dom: &mut Dom, page_url: Option<&Url>) {
-    let base = dom
-        .ids()
-        .find(|&id| dom.element(id).tag == "base" && dom.element(id).attribute("href").is_some())
-        .and_then(|id| dom.element(id).attribute("href"))
-        .and_then(|href| match page_url {
-            Some(url) => url.join(href.trim()).ok(),
-            None => Url::parse(href.trim()).ok(),
-        })
-        .or_else(|| page_url.cloned());
+    let base = document_base(dom, page_url);
     for element in &mut dom.elements {
         if element.tag != "a" && element.tag != "area" {
             continue;
@@ -221,6 +219,19 @@ fn resolve_links(dom: &mut Dom, page_url: Option<&Url>) {
             });
         }
     }
+}
+
+/// The URL relative references of the page resolve against: the first `<base href>` (itself
+/// resolved against the page URL), else the page URL.
+fn document_base(dom: &Dom, page_url: Option<&Url>) -> Option<Url> {
+    dom.ids()
+        .find(|&id| dom.element(id).tag == "base" && dom.element(id).attribute("href").is_some())
+        .and_then(|id| dom.element(id).attribute("href"))
+        .and_then(|href| match page_url {
+            Some(url) => url.join(href.trim()).ok(),
+            None => Url::parse(href.trim()).ok(),
+        })
+        .or_else(|| page_url.cloned())
 }
 
 #[cfg(test)]

@@ -80,7 +80,8 @@ class Scorer(_RustScorer):
         charset, as a WARC record has it); it wins over the page's ``<meta charset>``.
 
         ``nodes`` (every element's box, classifier score, smoothed templateness, verdict and
-        section), ``sections``, ``threshold``, ``content_text``, ``main_text``, ``comments``,
+        section), ``sections``, ``threshold``, ``content_text``, ``main_text``,
+        ``main_markdown``, ``comments``,
         ``template_text_share``, ``timings_ms`` (``pagelevel schema`` describes every field).
         Raises :class:`PageError` for a page that cannot be scored.
         """
@@ -125,12 +126,24 @@ def extract(
     *,
     path: Optional[StrPath] = None,
     charset: Optional[str] = None,
+    format: str = "text",
+    links: bool = False,
+    images: bool = False,
     layout: str = "native",
     **options: Any,
 ) -> str:
     """The main text of a page: the article or main body, headed by its headline, without
-    comments, share bars, related links or menus; paragraphs separated by blank lines."""
-    return _scorer(dict(options, layout=layout)).extract(html, url, path=path, charset=charset)
+    comments, share bars, related links or menus. ``format="text"``: paragraphs separated by
+    blank lines; ``format="markdown"``: with its headings, lists, tables, quotes, code and
+    emphasis, and with ``links=True`` / ``images=True`` link targets and pictures."""
+    scorer = _scorer(dict(options, layout=layout))
+    if format == "markdown":
+        return scorer.markdown(html, url, path=path, charset=charset, links=links, images=images)
+    if format != "text":
+        raise ValueError(f"format must be 'text' or 'markdown', not {format!r}")
+    if links or images:
+        raise ValueError("links and images need format='markdown'")
+    return scorer.extract(html, url, path=path, charset=charset)
 
 
 def content(
