@@ -10,9 +10,9 @@ use super::regions::Region;
 /// Smaller images are icons, avatars, share buttons and tracking pixels, not pictures.
 const MIN_PICTURE_SIDE_PX: f64 = 50.0;
 
-/// The `<img>` elements of the main text: laid out at least [`MIN_PICTURE_SIDE_PX`] on each side,
-/// content on this page (templateness under `threshold`), in no named region, and in document
-/// order from the first text node of the main text to the end of the element holding its last.
+/// The `<img>` elements of the main text: pictures by their size ([`is_picture_sized`]), content
+/// on this page (templateness under `threshold`), in no named region, and in document order from
+/// the first text node of the main text to the end of the element holding its last.
 pub(super) fn main_images(
     dom: &Dom,
     layout: &Layout,
@@ -32,14 +32,34 @@ pub(super) fn main_images(
             dom.element(id).tag == "img"
                 && templateness[id.index()] < threshold
                 && region[id.index()] == Region::Plain
-                && layout
-                    .boxes
-                    .get(id.index())
-                    .copied()
-                    .flatten()
-                    .is_some_and(|b| {
-                        b.width >= MIN_PICTURE_SIDE_PX && b.height >= MIN_PICTURE_SIDE_PX
-                    })
+                && is_picture_sized(dom, layout, id)
         })
         .collect()
+}
+
+/// Whether an image is big enough to be a picture: its `width`/`height` attributes when it has
+/// them, else its box when that is at least [`MIN_PICTURE_SIDE_PX`] a side. An image from
+/// another host that says nothing of its size counts too: layout never loads it (no network), so
+/// its box is its alt text's line, not the picture.
+fn is_picture_sized(dom: &Dom, layout: &Layout, id: NodeId) -> bool {
+    let element = dom.element(id);
+    let side = |name: &str| {
+        element
+            .attribute(name)
+            .and_then(|value| value.trim().trim_end_matches("px").parse::<f64>().ok())
+    };
+    if let (Some(width), Some(height)) = (side("width"), side("height")) {
+        return width >= MIN_PICTURE_SIDE_PX && height >= MIN_PICTURE_SIDE_PX;
+    }
+    let laid_out_big = layout
+        .boxes
+        .get(id.index())
+        .copied()
+        .flatten()
+        .is_some_and(|b| b.width >= MIN_PICTURE_SIDE_PX && b.height >= MIN_PICTURE_SIDE_PX);
+    let never_loaded = element.attribute("src").is_some_and(|src| {
+        let src = src.trim();
+        src.starts_with("http://") || src.starts_with("https://") || src.starts_with("//")
+    });
+    laid_out_big || never_loaded
 }

@@ -15,6 +15,7 @@ mod blocks;
 mod images;
 mod model;
 mod regions;
+mod tables;
 
 use crate::layout::Layout;
 use crate::page::{Dom, NodeId};
@@ -318,6 +319,7 @@ fn finish_choice(
     mut main: Vec<usize>,
     title: &str,
 ) -> Choice {
+    main = with_whole_data_tables(dom, facts, main);
     if let Some(headline) = headline_before(dom, facts, container, title)
         && main
             .first()
@@ -342,6 +344,33 @@ fn finish_choice(
         main,
         comments,
     }
+}
+
+/// The chosen paragraphs and every other paragraph of the data tables they sit in (comments
+/// aside), in document order.
+fn with_whole_data_tables(dom: &Dom, facts: &[ParagraphFacts], main: Vec<usize>) -> Vec<usize> {
+    let mut tables: Vec<NodeId> = main
+        .iter()
+        .filter_map(|&index| tables::table_of(dom, facts[index].anchor))
+        .collect();
+    tables.sort_unstable();
+    tables.dedup();
+    let in_link = dom.within_links();
+    tables.retain(|&table| tables::is_data_table(dom, table, &in_link));
+    if tables.is_empty() {
+        return main;
+    }
+    let mut whole: Vec<usize> = (0..facts.len())
+        .filter(|&index| {
+            main.contains(&index)
+                || (facts[index].region != Region::Comment
+                    && tables
+                        .iter()
+                        .any(|&table| dom.contains(table, facts[index].anchor)))
+        })
+        .collect();
+    whole.dedup();
+    whole
 }
 
 /// The templateness below which a paragraph can be main text: the page's threshold, or on a

@@ -188,3 +188,42 @@ fn a_page_whose_likely_text_is_spread_takes_every_likely_paragraph() {
     assert_eq!(posts_in(&spread), 3, "every post");
     assert_eq!(spread.main.len(), 3, "and no advertisement");
 }
+
+#[test]
+fn a_data_table_the_main_text_reaches_into_is_taken_whole() {
+    let html = r#"<html><body><div id="nav"><a href="/">Home</a></div><div class="story">
+      <p>The council published the results of the vote on the new bridge this morning, and the
+      margin was narrower than anyone in the town had expected it to be.</p>
+      <table>
+        <tr><th><a href="/d/north">North</a></th><td>1,204</td>
+            <td>The northern district voted in favour by a wide margin after a long campaign.</td></tr>
+        <tr><th><a href="/d/south">South</a></th><td>988</td><td>Against.</td></tr>
+      </table>
+      <p>The bridge will now go ahead, with work starting in the spring of next year.</p>
+    </div></body></html>"#;
+    let extracted = extract_from(html, &["nav"]);
+    for cell in ["North", "1,204", "South", "988", "Against."] {
+        assert!(
+            extracted.main_text.contains(cell),
+            "{cell} in {}",
+            extracted.main_text
+        );
+    }
+    assert!(!extracted.main_text.contains("Home"));
+}
+
+#[test]
+fn a_layout_table_is_not_taken_whole() {
+    let html = r#"<html><body><table><tr><td><div id="nav"><a href="/a">Archive</a> <a href="/b">Blog</a></div></td>
+      <td><p>The council published the results of the vote on the new bridge this morning, and
+      the margin was narrower than anyone in the town had expected it to be.</p>
+      <table><tr><td>inner</td><td>table</td></tr><tr><td>x</td><td>y</td></tr></table></td></tr>
+      <tr><td><a href="/c">Contact</a></td><td>Footer words here.</td></tr></table></body></html>"#;
+    let extracted = extract_from(html, &["nav"]);
+    assert!(extracted.main_text.contains("The council published"));
+    assert!(
+        !extracted.main_text.contains("Contact"),
+        "{}",
+        extracted.main_text
+    );
+}

@@ -1,0 +1,80 @@
+//! Data tables are main text whole: when the main text takes some cells of a table that holds
+//! data (rows and columns of short cells, no table inside), it takes every cell. Each cell is a
+//! paragraph of its own, and a cell of one link or one number reads as a link list or as no
+//! running text, so the choice alone keeps a table's prose cells and drops its names and values.
+
+use crate::page::{Dom, NodeId};
+use crate::text::count_words;
+
+/// A cell longer than this is prose laid out in a table, not data (the Markdown writer's rule).
+const MAX_DATA_CELL_CHARS: usize = 400;
+
+/// A table whose words are mostly link words is a grid of links (a directory's categories, a
+/// portal's menu), not data.
+const MAX_LINK_WORD_SHARE: f64 = 0.5;
+
+/// Whether `table` holds data: at least two rows and two columns of its own, every cell at most
+/// [`MAX_DATA_CELL_CHARS`] characters, under [`MAX_LINK_WORD_SHARE`] of its words in links, no
+/// table nested in it, not marked presentational.
+pub(super) fn is_data_table(dom: &Dom, table: NodeId, in_link: &[bool]) -> bool {
+    let element = dom.element(table);
+    if element
+        .attribute("role")
+        .is_some_and(|role| matches!(role.trim(), "presentation" | "none"))
+    {
+        return false;
+    }
+    let inside = (table.0 + 1..element.subtree_end.0).map(NodeId);
+    let mut rows = 0;
+    let mut widest = 0;
+    for id in inside {
+        match dom.element(id).tag.as_str() {
+            "table" => return false,
+            "tr" => {
+                rows += 1;
+                widest = widest.max(
+                    dom.element_children(id)
+                        .filter(|&cell| matches!(dom.element(cell).tag.as_str(), "td" | "th"))
+                        .count(),
+                );
+            }
+            "td" | "th" if text_chars(dom, id) > MAX_DATA_CELL_CHARS => return false,
+            _ => {}
+        }
+    }
+    let (mut words, mut link_words) = (0, 0);
+    for text in dom
+        .texts
+        .iter()
+        .filter(|text| dom.contains(table, text.parent))
+    {
+        let count = count_words(&text.text);
+        words += count;
+        if in_link[text.parent.index()] {
+            link_words += count;
+        }
+    }
+    rows >= 2 && widest >= 2 && (link_words as f64) < MAX_LINK_WORD_SHARE * words as f64
+}
+
+/// The nearest `<table>` holding `id`.
+pub(super) fn table_of(dom: &Dom, id: NodeId) -> Option<NodeId> {
+    let mut current = dom.element(id).parent;
+    while let Some(ancestor) = current {
+        if dom.element(ancestor).tag == "table" {
+            return Some(ancestor);
+        }
+        current = dom.element(ancestor).parent;
+    }
+    None
+}
+
+/// Non-whitespace characters of the text in `id`'s subtree.
+fn text_chars(dom: &Dom, id: NodeId) -> usize {
+    let end = dom.element(id).subtree_end;
+    dom.texts
+        .iter()
+        .filter(|text| text.parent >= id && text.parent < end)
+        .map(|text| text.text.chars().filter(|c| !c.is_whitespace()).count())
+        .sum()
+}
