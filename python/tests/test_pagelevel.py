@@ -227,3 +227,29 @@ def test_score_without_nodes_is_the_command_lines_jsonl_line():
     expected = json.loads(cli.stdout)
     assert "nodes" not in line
     assert without_timings(line) == without_timings(expected)
+
+
+def test_the_type_stubs_name_every_method_and_parameter_of_the_extension():
+    import ast
+    import inspect
+
+    from pagelevel import _pagelevel
+
+    stubs = ast.parse((Path(pagelevel.__file__).parent / "_pagelevel.pyi").read_text())
+    scorer = next(node for node in stubs.body if isinstance(node, ast.ClassDef) and node.name == "Scorer")
+    stubbed = {
+        node.name: [arg.arg for arg in node.args.args[1:] + node.args.kwonlyargs]
+        for node in scorer.body
+        if isinstance(node, ast.FunctionDef) and not node.decorator_list
+    }
+    compiled = {
+        name: [
+            parameter.name
+            for parameter in inspect.signature(getattr(_pagelevel.Scorer, name)).parameters.values()
+            if parameter.name != "self"
+        ]
+        for name in dir(_pagelevel.Scorer)
+        if not name.startswith("_") and callable(getattr(_pagelevel.Scorer, name))
+    }
+    stubbed.pop("__new__", None)
+    assert stubbed == compiled

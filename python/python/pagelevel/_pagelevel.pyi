@@ -56,6 +56,16 @@ class Scorer:
         path: Optional[StrPath] = None,
         charset: Optional[str] = None,
     ) -> str: ...
+    def markdown(
+        self,
+        html: Optional[Html] = None,
+        url: Optional[str] = None,
+        *,
+        path: Optional[StrPath] = None,
+        charset: Optional[str] = None,
+        links: bool = False,
+        images: bool = False,
+    ) -> str: ...
     def content(
         self,
         html: Optional[Html] = None,
