@@ -115,6 +115,46 @@ fn main_format_prints_the_article_without_the_language_bar_skip_links_or_footer(
     );
 }
 
+/// The README's first command: the bundled page's content text without its template — the
+/// skip-link bar and the language bar, which the smoothing rolls into the page's root section,
+/// are judged on their own (issue 23) — and with the article.
+#[test]
+fn the_readme_example_content_has_no_skip_link_or_language_bar_and_keeps_the_article() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let output = succeed(
+        pagelevel(cache.path())
+            .args(["score", "--format", "text"])
+            .arg(example_page()),
+    );
+    let content = String::from_utf8(output.stdout).expect("UTF-8");
+    for template in [
+        "Skip to content",
+        "Accessibility",
+        "Deutsch [de]",
+        "English [en]",
+    ] {
+        assert!(!content.contains(template), "{template} in {content}");
+    }
+    assert!(
+        content.starts_with("The GNU Operating System\n\nWhat is GNU?"),
+        "{content}"
+    );
+    assert!(
+        content
+            .contains("GNU Guile is the official extension language for the GNU Operating System.")
+    );
+    // The skip-link bar is a section of its own, template, in the JSON too.
+    let page = score_json(cache.path(), &[]);
+    let skip_bar = page["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .find(|node| node["xpath"] == "/html[1]/body[1]/div[1]")
+        .expect("the skip-link bar");
+    assert_eq!(skip_bar["template"], true);
+    assert_eq!(skip_bar["section"], skip_bar["id"]);
+}
+
 /// A Dragnet development page (a blog post with seven comments) whose article section scores
 /// just above the threshold: only the comments were left as content.
 #[test]

@@ -85,7 +85,7 @@ pub fn segment(
     } else {
         params.threshold
     };
-    let nodes: Vec<NodeVerdict> = dom
+    let mut nodes: Vec<NodeVerdict> = dom
         .ids()
         .map(|id| NodeVerdict {
             score: smoothed.scores[id.index()],
@@ -94,9 +94,16 @@ pub fn segment(
             section: smoothed.section_of[id.index()],
         })
         .collect();
+    let mut smoothed_sections = smoothed.sections.clone();
+    judge_root_leftovers(
+        laid_out,
+        &mut nodes,
+        &templateness,
+        &mut smoothed_sections,
+        threshold,
+    );
     let template: Vec<bool> = nodes.iter().map(|node| node.template).collect();
-    let mut sections: Vec<Section> = smoothed
-        .sections
+    let mut sections: Vec<Section> = smoothed_sections
         .iter()
         .map(|&(id, score)| Section {
             id,
@@ -133,6 +140,92 @@ pub fn segment(
         template_text_share: template_chars as f64 / total_chars.max(1) as f64,
         smoothing_cost: smoothed.cost,
     }
+}
+
+/// The root section's leftovers judged on their own: the root section holds what the smoothing
+/// rolled into the page itself — a skip-link bar, a language bar, a cookie notice, a stray link
+/// list — too small to pay for a section of their own, so they share the page root's low
+/// templateness. An element of the root section below `<body>`, with no other section inside it,
+/// whose own classifier score reaches the threshold becomes a section of its own at that score
+/// (at least its old value, so no child falls below its parent): template, with everything
+/// under it.
+fn judge_root_leftovers(
+    laid_out: &LaidOutPage,
+    nodes: &mut [NodeVerdict],
+    templateness: &[f64],
+    sections: &mut Vec<(NodeId, f64)>,
+    threshold: f64,
+) {
+    let dom = &laid_out.page.dom;
+    let Some(root_section) = nodes.first().map(|node| node.section) else {
+        return;
+    };
+    // Whether an element is, or holds, an element of another section: such elements are not
+    // leftovers.
+    let mut holds_other_section = vec![false; dom.len()];
+    for id in dom.ids().rev() {
+        if nodes[id.index()].section != root_section {
+            holds_other_section[id.index()] = true;
+        }
+        if holds_other_section[id.index()]
+            && let Some(parent) = dom.element(id).parent
+        {
+            holds_other_section[parent.index()] = true;
+        }
+    }
+    let in_link = dom.within_links();
+    let mut id = NodeId(0);
+    while id.index() < dom.len() {
+        let element = dom.element(id);
+        let leftover_score = match (element.tag.as_str(), nodes[id.index()].score) {
+            ("html" | "body", _) => None,
+            (_, Some(score))
+                if score >= threshold
+                    && nodes[id.index()].section == root_section
+                    && !holds_other_section[id.index()]
+                    && !holds_running_text(dom, id, &in_link) =>
+            {
+                Some(score)
+            }
+            _ => None,
+        };
+        let Some(score) = leftover_score else {
+            id = NodeId(id.0 + 1);
+            continue;
+        };
+        let value = score.max(templateness[id.index()]);
+        for inside in id.0..element.subtree_end.0 {
+            let node = &mut nodes[inside as usize];
+            node.section = id;
+            node.template = true;
+            node.smoothed = node.smoothed.map(|smoothed| smoothed.max(value));
+        }
+        let at = sections.partition_point(|(section, _)| *section < id);
+        sections.insert(at, (id, value));
+        id = element.subtree_end;
+    }
+}
+
+/// A leftover longer than this many words, mostly not links, is running text: the classifier's
+/// score alone does not make it template (article text sits at 0.25-0.4 on some sets).
+const MAX_LEFTOVER_WORDS: usize = 30;
+
+/// Whether `id`'s subtree holds running text: more than [`MAX_LEFTOVER_WORDS`] words, under
+/// half of them in links.
+fn holds_running_text(dom: &crate::page::Dom, id: NodeId, in_link: &[bool]) -> bool {
+    let (mut words, mut link_words) = (0, 0);
+    for text in dom
+        .texts
+        .iter()
+        .filter(|text| dom.contains(id, text.parent))
+    {
+        let count = crate::text::count_words(&text.text);
+        words += count;
+        if in_link[text.parent.index()] {
+            link_words += count;
+        }
+    }
+    words > MAX_LEFTOVER_WORDS && link_words * 2 < words
 }
 
 #[cfg(test)]
