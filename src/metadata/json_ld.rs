@@ -27,12 +27,17 @@ const MAX_AUTHORS: usize = 10;
 /// What the page's JSON-LD says, each value as written (HTML entities decoded).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct StructuredData {
-    /// `headline`, else `name`, of the main item.
-    pub title: Option<String>,
-    /// The main item's `author` (else `creator`) names, joined by ", ".
+    /// The main item's `headline`.
+    pub headline: Option<String>,
+    /// The main item's `name` (Wikipedia's is the headline, its `headline` a description).
+    pub name: Option<String>,
+    /// The main item's `author` names, joined by ", " (not `creator`: often a user name).
     pub author: Option<String>,
-    /// `datePublished`, else `dateCreated` or `uploadDate`, as written.
+    /// `datePublished`, as written.
     pub published: Option<String>,
+    /// `dateCreated`, else `uploadDate`: weaker than a page's published-time tags (a CMS
+    /// record's creation, often in another time zone than the page's own dates).
+    pub created: Option<String>,
     /// `inLanguage` of the main item, else of any item.
     pub language: Option<String>,
     /// The main item's `publisher` name, else the `WebSite` item's name.
@@ -118,16 +123,29 @@ pub fn structured_data(dom: &Dom) -> StructuredData {
     read_items(&items)
 }
 
-/// The script's JSON, also when wrapped in an HTML comment or CDATA section as old pages do.
+/// The script's JSON, also when wrapped in an HTML comment or a CDATA section (`<![CDATA[ … ]]>`,
+/// `//<![CDATA[ … //]]>`), as old pages and serialized DOMs have it.
 fn parse_lenient(text: &str) -> Option<Value> {
     serde_json::from_str(text).ok().or_else(|| {
-        let unwrapped = text
-            .trim()
-            .trim_start_matches("<!--")
-            .trim_end_matches("-->")
-            .trim()
-            .trim_start_matches("//<![CDATA[")
-            .trim_end_matches("//]]>");
+        let mut unwrapped = text.trim();
+        loop {
+            let before = unwrapped;
+            for wrapper in ["<!--", "//", "<![CDATA["] {
+                unwrapped = unwrapped
+                    .strip_prefix(wrapper)
+                    .unwrap_or(unwrapped)
+                    .trim_start();
+            }
+            for wrapper in ["-->", "]]>", "//"] {
+                unwrapped = unwrapped
+                    .strip_suffix(wrapper)
+                    .unwrap_or(unwrapped)
+                    .trim_end();
+            }
+            if unwrapped == before {
+                break;
+            }
+        }
         serde_json::from_str(unwrapped).ok()
     })
 }
@@ -186,9 +204,8 @@ fn read_items(items: &[Value]) -> StructuredData {
         };
     };
     let first = |keys: &[&str]| keys.iter().find_map(|key| field_text(main, key));
-    let author = ["author", "creator"]
-        .iter()
-        .find_map(|key| main.get(*key))
+    let author = main
+        .get("author")
         .and_then(|authors| author_names(authors, &resolve));
     let site_name = main
         .get("publisher")
@@ -208,9 +225,11 @@ fn read_items(items: &[Value]) -> StructuredData {
         })
     });
     StructuredData {
-        title: first(&["headline", "name"]),
+        headline: first(&["headline"]),
+        name: first(&["name"]),
         author,
-        published: first(&["datePublished", "dateCreated", "uploadDate"]),
+        published: first(&["datePublished"]),
+        created: first(&["dateCreated", "uploadDate"]),
         language,
         site_name,
         url,
@@ -375,7 +394,7 @@ mod tests {
              "publisher": {"@id": "#org"}, "image": [{"@type": "ImageObject", "url": "https://example.com/i.jpg"}],
              "inLanguage": "en-GB", "mainEntityOfPage": {"@id": "https://example.com/a"}},
             {"@type": "Person", "@id": "#p3", "name": "Cy Diaz"}]}"##]);
-        assert_eq!(found.title.as_deref(), Some("Rain & wind"));
+        assert_eq!(found.headline.as_deref(), Some("Rain & wind"));
         assert_eq!(found.author.as_deref(), Some("Ann Lee, Bo Chen, Cy Diaz"));
         assert_eq!(
             found.published.as_deref(),
@@ -393,7 +412,7 @@ mod tests {
             r#"{"@type": "BreadcrumbList", "itemListElement": []}"#,
             r#"[{"@type": "WebSite", "name": "Blog of Ann"}, {"@type": "BlogPosting", "name": "Hello", "author": "Ann"}]"#,
         ]);
-        assert_eq!(found.title.as_deref(), Some("Hello"));
+        assert_eq!(found.name.as_deref(), Some("Hello"));
         assert_eq!(found.author.as_deref(), Some("Ann"));
         assert_eq!(
             found.site_name.as_deref(),
@@ -414,8 +433,9 @@ mod tests {
             &deep,
             &huge,
             r#"<!-- {"@type": "Article", "headline": "Commented out"} -->"#,
+            "<![CDATA[ [] ]]>",
         ]);
-        assert_eq!(found.title.as_deref(), Some("Commented out"));
+        assert_eq!(found.headline.as_deref(), Some("Commented out"));
         assert_eq!(
             data(&["null", "42", "\"text\"", "{}"]),
             StructuredData::default()

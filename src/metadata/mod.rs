@@ -2,9 +2,10 @@
 //! canonical URL, description and image, each with the [`Source`] it came from.
 //!
 //! Every field is taken from the first source that gives a valid value, in an order fixed per
-//! field: structured data first (JSON-LD, [`json_ld`]), then `<meta>` tags (OpenGraph and
-//! `article:*`, Twitter, plain names, Highwire `citation_*`, Dublin Core, Parse.ly, microdata;
-//! [`tags`]), then what the page's elements show ([`nodes`]: `<title>`, `<h1>`, bylines,
+//! field: structured data first (JSON-LD, [`json_ld`]), then `<meta>` tags (Dublin Core for
+//! title, author and description — deliberate catalogue metadata, where OpenGraph's is written
+//! for sharing — then OpenGraph and `article:*`, Twitter, plain names, Highwire `citation_*`,
+//! Parse.ly, microdata; [`tags`]), then what the page's elements show ([`nodes`]: `<title>`, `<h1>`, bylines,
 //! `<time>`). The language is the exception: what the document itself declares (`<html lang>`)
 //! comes first, and when nothing is declared it is detected from the text ([`language`]).
 //! Values are the page's, so never trusted: whitespace collapsed, lengths bounded, dates parsed
@@ -216,11 +217,12 @@ pub fn page_metadata(page: &Page) -> Metadata {
             .unwrap_or_default(),
     );
     let site_names: Vec<&str> = site_names.iter().map(String::as_str).collect();
-    (metadata.title, sources.title) =
-        first_valid(title_candidates(page, &tags, &json, &headings), |v| {
-            let title = bounded(v, MAX_TITLE_CHARS)?;
-            Some(title::clean_title(&title, &site_names, &headings))
-        });
+    let page_headline = title::clean_title(&page.title, &site_names, &headings);
+    let candidates = title_candidates(page, &tags, &json, &headings, &page_headline);
+    (metadata.title, sources.title) = first_valid(candidates, |v| {
+        let title = bounded(v, MAX_TITLE_CHARS)?;
+        Some(title::clean_title(&title, &site_names, &headings))
+    });
 
     let citation_authors = tags
         .all("citation_author")
@@ -231,10 +233,10 @@ pub fn page_metadata(page: &Page) -> Metadata {
     (metadata.author, sources.author) = first_valid(
         vec![
             (Source::JsonLd, json.author.as_deref()),
+            (Source::DublinCore, dublin_core(&tags, &["creator"])),
             (Source::ArticleMeta, tags.get("article:author")),
             (Source::Meta, tags.get("author")),
             (Source::Citation, Some(citation_authors.as_str())),
-            (Source::DublinCore, dublin_core(&tags, &["creator"])),
             (Source::Parsely, tags.get("parsely-author")),
             (Source::Microdata, tags.get("itemprop:author")),
             match &byline {
@@ -282,6 +284,7 @@ pub fn page_metadata(page: &Page) -> Metadata {
             ),
             (Source::Parsely, tags.get("parsely-pub-date")),
             (Source::Microdata, tags.get("itemprop:datePublished")),
+            (Source::JsonLd, json.created.as_deref()),
             match &shown_date {
                 Some((text, DateKind::Microdata)) => (Source::Microdata, Some(text.as_str())),
                 Some((text, DateKind::Time)) => (Source::TimeElement, Some(text.as_str())),
@@ -294,10 +297,10 @@ pub fn page_metadata(page: &Page) -> Metadata {
     (metadata.description, sources.description) = first_valid(
         vec![
             (Source::JsonLd, json.description.as_deref()),
+            (Source::DublinCore, dublin_core(&tags, &["description"])),
             (Source::OpenGraph, tags.get("og:description")),
             (Source::Twitter, tags.get("twitter:description")),
             (Source::Meta, tags.get("description")),
-            (Source::DublinCore, dublin_core(&tags, &["description"])),
             (Source::Citation, tags.get("citation_abstract")),
         ],
         |v| bounded(v, MAX_DESCRIPTION_CHARS),
@@ -356,13 +359,14 @@ fn title_candidates<'a>(
     tags: &'a MetaTags,
     json: &'a StructuredData,
     headings: &'a [String],
+    page_headline: &str,
 ) -> Candidates<'a> {
     vec![
-        (Source::JsonLd, json.title.as_deref()),
+        (Source::JsonLd, json_ld_title(json, page_headline)),
+        (Source::DublinCore, dublin_core(tags, &["title"])),
         (Source::OpenGraph, tags.get("og:title")),
         (Source::Twitter, tags.get("twitter:title")),
         (Source::Citation, tags.get("citation_title")),
-        (Source::DublinCore, dublin_core(tags, &["title"])),
         (Source::Parsely, tags.get("parsely-title")),
         (Source::Microdata, tags.get("itemprop:headline")),
         (Source::TitleElement, Some(page.title.as_str())),
@@ -374,6 +378,18 @@ fn title_candidates<'a>(
             },
         ),
     ]
+}
+
+/// JSON-LD's `headline`, or its `name` where the two differ and only the name is in the page's
+/// headline as its `<title>` gives it, site name cut (Wikipedia's `headline` is a one-line
+/// description; Readability.js decides alike).
+fn json_ld_title<'a>(json: &'a StructuredData, page_headline: &str) -> Option<&'a str> {
+    let in_title = |text: &str| title::comparable(page_headline).contains(&title::comparable(text));
+    match (json.headline.as_deref(), json.name.as_deref()) {
+        (Some(headline), Some(name)) if !in_title(headline) && in_title(name) => Some(name),
+        (Some(headline), _) => Some(headline),
+        (None, name) => name,
+    }
 }
 
 /// The first Dublin Core tag among `terms`, in any of its spellings (`dc.title`, `dc:title`,

@@ -12,7 +12,7 @@ const MAX_HEADINGS: usize = 8;
 const MAX_BYLINE_CHARS: usize = 100;
 
 /// Parts of a class or id naming a byline or an author (`byline`, `author-name`, `p-author`).
-const BYLINE_WORDS: &[&str] = &["byline", "author", "authors", "writer", "dateline"];
+const BYLINE_WORDS: &[&str] = &["byline", "author", "authors", "writer"];
 
 /// Parts of a class or id naming what surrounds an author but is not the name.
 const NOT_BYLINE_WORDS: &[&str] = &[
@@ -31,7 +31,6 @@ const NOT_BYLINE_WORDS: &[&str] = &[
     "comment",
     "comments",
     "more",
-    "link",
     "links",
     "title",
     "label",
@@ -78,14 +77,23 @@ pub fn byline(dom: &Dom) -> Option<(String, BylineKind)> {
     if let Some(text) = microdata {
         return Some((text, BylineKind::Microdata));
     }
-    dom.ids()
-        .filter(|&id| shown(id))
-        .filter(|&id| {
-            let element = dom.element(id);
-            has_token(element, "rel", "author") || names_a_byline(element)
-        })
-        .find_map(short_text)
-        .map(|text| (text, BylineKind::Element))
+    let is_byline = |id: NodeId| {
+        let element = dom.element(id);
+        shown(id) && (has_token(element, "rel", "author") || names_a_byline(element))
+    };
+    let outer = dom
+        .ids()
+        .filter(|&id| is_byline(id))
+        .find(|&id| short_text(id).is_some())?;
+    // `<div class=author><a class=author-link>Ann Lee</a> Games Editor</div>`: the innermost
+    // byline element holds the name alone.
+    let inner = dom
+        .subtree(outer)
+        .skip(1)
+        .filter(|&id| is_byline(id))
+        .last()
+        .filter(|&id| short_text(id).is_some());
+    short_text(inner.unwrap_or(outer)).map(|text| (text, BylineKind::Element))
 }
 
 /// Whether a space-separated attribute holds a token (case-insensitive).
@@ -192,6 +200,11 @@ mod tests {
         );
         let long = format!("<div class=byline>{}</div>", "word ".repeat(40));
         assert_eq!(byline(&dom(&long)), None);
+        let nested = dom("<div class=author><a class=author-link>Ann Lee</a> Games Editor</div>");
+        assert_eq!(
+            byline(&nested),
+            Some(("Ann Lee".into(), BylineKind::Element))
+        );
     }
 
     #[test]

@@ -35,11 +35,17 @@ pub fn clean_title(title: &str, site_names: &[&str], headings: &[String]) -> Str
     if (first, last) != (0, parts.len()) {
         return span(title, &parts, first, last).to_string();
     }
-    // An `<h1>` equal to the title less its first or last part says which part is the site.
+    // An `<h1>` equal to the title less its first or last part says which part is the site,
+    // unless the part cut is much longer than the rest: then the `<h1>` is the site's logo. A
+    // site name leads a title less often than it ends one, so a first part must be the shorter.
     let headings: Vec<String> = headings.iter().map(|h| comparable(h)).collect();
-    for (from, to) in [(0, parts.len() - 1), (1, parts.len())] {
+    for (from, to, cut, most) in [
+        (0, parts.len() - 1, parts.len() - 1, 2),
+        (1, parts.len(), 0, 1),
+    ] {
         let rest = span(title, &parts, from, to);
-        if headings.contains(&comparable(rest)) {
+        let logo = parts[cut].1.chars().count() > most * rest.chars().count();
+        if !logo && headings.contains(&comparable(rest)) {
             return rest.to_string();
         }
     }
@@ -76,7 +82,7 @@ fn span<'a>(title: &'a str, parts: &[(usize, &'a str)], from: usize, to: usize) 
 }
 
 /// A name as compared: letters and digits only, lower-cased ("Aktuálně.cz" = "aktuálněcz").
-fn comparable(text: &str) -> String {
+pub(super) fn comparable(text: &str) -> String {
     text.chars()
         .filter(|c| c.is_alphanumeric())
         .flat_map(char::to_lowercase)
@@ -124,7 +130,7 @@ mod tests {
             "Rain today"
         );
         assert_eq!(
-            clean_title("Unknown Name: Rain today", &[], &headings),
+            clean_title("Daily: Rain today", &[], &headings),
             "Rain today"
         );
     }
