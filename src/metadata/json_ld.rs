@@ -366,21 +366,14 @@ pub fn decode_entities(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::page::{Page, ParseLimits};
+    use crate::metadata::test_dom;
 
     fn data(scripts: &[&str]) -> StructuredData {
         let html: String = scripts
             .iter()
             .map(|json| format!("<script type=\"application/ld+json\">{json}</script>"))
             .collect();
-        let page = Page::parse(
-            html.as_bytes(),
-            None,
-            Some("utf-8"),
-            &ParseLimits::default(),
-        )
-        .expect("parses");
-        structured_data(&page.dom)
+        structured_data(&test_dom(&html))
     }
 
     #[test]

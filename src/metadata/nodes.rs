@@ -167,18 +167,7 @@ pub fn published(dom: &Dom) -> Option<(String, DateKind)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::page::{Page, ParseLimits};
-
-    fn dom(html: &str) -> Dom {
-        Page::parse(
-            html.as_bytes(),
-            None,
-            Some("utf-8"),
-            &ParseLimits::default(),
-        )
-        .expect("parses")
-        .dom
-    }
+    use crate::metadata::test_dom as dom;
 
     #[test]
     fn microdata_names_the_author_before_class_names_do() {

@@ -106,17 +106,10 @@ impl MetaTags {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::page::{Page, ParseLimits};
+    use crate::metadata::test_dom;
 
     fn tags(html: &str) -> MetaTags {
-        let page = Page::parse(
-            html.as_bytes(),
-            None,
-            Some("utf-8"),
-            &ParseLimits::default(),
-        )
-        .expect("parses");
-        MetaTags::read(&page.dom)
+        MetaTags::read(&test_dom(html))
     }
 
     #[test]

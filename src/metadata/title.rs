@@ -23,7 +23,7 @@ pub fn clean_title(title: &str, site_names: &[&str], headings: &[String]) -> Str
         .collect();
     let is_site = |part: &str| {
         let part = comparable(part);
-        !part.is_empty() && sites.iter().any(|site| *site == part)
+        !part.is_empty() && sites.contains(&part)
     };
     let (mut first, mut last) = (0, parts.len());
     while last - first > 1 && is_site(parts[last - 1].1) {

@@ -8,7 +8,15 @@
         DATASET/pages > pagelevel.jsonl
     # the table, on one part of the frozen split (dev | test | all)
     python3 compare.py table DATASET pagelevel.jsonl trafilatura.jsonl --split dev
+    # language detection alone: the pages without their declarations, scored again
+    python3 compare.py undeclare DATASET /tmp/undeclared
+    mkdir -p /tmp/undeclared-set && ln -sfn /tmp/undeclared /tmp/undeclared-set/pages && \
+        ln -sfn DATASET/metadata /tmp/undeclared-set/metadata
+    target/release/pagelevel score --format jsonl --output-fields url,metadata \
+        /tmp/undeclared > undeclared.jsonl
+    python3 compare.py table /tmp/undeclared-set undeclared.jsonl --split dev   # its language row
 
+The outputs of this commit are kept beside this script (pagelevel.jsonl, trafilatura.jsonl).
 DATASET is the Readability set (pages/NAME.html, metadata/NAME.json). A field counts only on
 pages where the gold value is non-null and non-empty; a missing prediction is a miss.
 Comparison, the same for both extractors:
@@ -102,6 +110,19 @@ def run_trafilatura(dataset):
         print(json.dumps({"name": path.stem, **keep}, ensure_ascii=False))
 
 
+def undeclare(dataset, out):
+    """Copies of the pages with every language declaration removed (`lang`, `xml:lang`,
+    og:locale, content-language, language metas, JSON-LD inLanguage): the language row of a
+    table on them measures detection alone."""
+    out.mkdir(parents=True, exist_ok=True)
+    for path in sorted((dataset / "pages").glob("*.html")):
+        html = path.read_text(encoding="utf-8")
+        html = re.sub(r"""\s(xml:)?lang\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)""", "", html)
+        html = re.sub(r"<meta[^>]*(og:locale|content-language|name=\"language\"|dc.language)[^>]*>", "", html, flags=re.I)
+        html = re.sub(r'"inLanguage"\s*:', '"x":', html)
+        (out / path.name).write_text(html, encoding="utf-8")
+
+
 def read_pagelevel(path):
     predictions = {}
     for line in Path(path).read_text(encoding="utf-8").splitlines():
@@ -144,6 +165,20 @@ def table(dataset, pagelevel, trafilatura, split, misses):
             all_none = all(predictions.get(n, {}).get(field[key_index]) is None for n in names)
             cells.append("—" if all_none else f"{hits}/{len(counted)} ({hits / max(len(counted), 1):.0%})")
         print(f"| {column} | {len(counted)} | " + " | ".join(cells) + " |")
+    # Answers on pages whose gold field is null: not counted above; some are right (Readability
+    # finds no byline the page has), some are noise (a date, a user name).
+    print("\n| answered where the gold is null | pages | " + " | ".join(name for name, _, _ in systems) + " |")
+    print("|---|---:|" + "---:|" * len(systems))
+    for field in FIELDS:
+        column, gold_key, how = field[0], field[1], field[4]
+        if how in ("site-cut", "lenient"):
+            continue
+        empty = [n for n in names if normalised(golds[n].get(gold_key), how) is None]
+        cells = [
+            str(sum(normalised(predictions.get(n, {}).get(field[key_index]), how) is not None for n in empty))
+            for _, predictions, key_index in systems
+        ]
+        print(f"| {column} | {len(empty)} | " + " | ".join(cells) + " |")
 
 
 def main():
@@ -151,6 +186,9 @@ def main():
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("trafilatura", help="trafilatura's metadata of every page, as JSON lines")
     run.add_argument("dataset", type=Path)
+    strip = commands.add_parser("undeclare", help="the pages without language declarations")
+    strip.add_argument("dataset", type=Path)
+    strip.add_argument("out", type=Path)
     compare = commands.add_parser("table", help="the exact-match table")
     compare.add_argument("dataset", type=Path)
     compare.add_argument("pagelevel")
@@ -160,6 +198,8 @@ def main():
     args = parser.parse_args()
     if args.command == "trafilatura":
         run_trafilatura(args.dataset)
+    elif args.command == "undeclare":
+        undeclare(args.dataset, args.out)
     else:
         table(args.dataset, args.pagelevel, args.trafilatura, args.split, args.misses)
 
