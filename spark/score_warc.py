@@ -11,7 +11,7 @@ Python that ``PYSPARK_PYTHON`` names there; with a local master the workers run 
 interpreter unless ``PYSPARK_PYTHON`` says otherwise (so a virtual environment just works).
 
 Rows: url, host, title, main_text, main_markdown, content_text, template_share, sections (JSON),
-error.
+metadata (JSON: headline, author, published, language, site name, ... and their sources), error.
 """
 
 from __future__ import annotations
@@ -33,12 +33,13 @@ ROW_FIELDS = [
     ("content_text", "string"),
     ("template_share", "double"),
     ("sections", "string"),
+    ("metadata", "string"),
     ("error", "string"),
 ]
 
 Row = Tuple[
     str, str, Optional[str], Optional[str], Optional[str], Optional[str], Optional[float],
-    Optional[str], Optional[str],
+    Optional[str], Optional[str], Optional[str],
 ]
 
 
@@ -67,7 +68,7 @@ def score_files(paths: Iterable[str], layout: str) -> Iterator[Row]:
             for url, body in html_responses(path):
                 yield score_one(scorer, url, body)
         except Exception as error:  # an unreadable archive is a row too, not a lost task
-            yield (path, "", None, None, None, None, None, None, f"cannot read {path}: {error}")
+            yield (path, "", None, None, None, None, None, None, None, f"cannot read {path}: {error}")
 
 
 def score_one(scorer, url: str, body: bytes) -> Row:
@@ -75,7 +76,7 @@ def score_one(scorer, url: str, body: bytes) -> Row:
     try:
         page = scorer.score(body, url=url or None, nodes=False)
     except Exception as error:
-        return (url, host, None, None, None, None, None, None, str(error))
+        return (url, host, None, None, None, None, None, None, None, str(error))
     return (
         url,
         host,
@@ -85,6 +86,7 @@ def score_one(scorer, url: str, body: bytes) -> Row:
         page["content_text"],
         page["template_text_share"],
         json.dumps(page["sections"]),
+        json.dumps(page["metadata"]),
         None,
     )
 

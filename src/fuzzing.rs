@@ -67,7 +67,8 @@ static BUILTIN_MODEL: LazyLock<TemplateModel> =
     LazyLock::new(|| TemplateModel::builtin().expect("the built-in model loads"));
 
 /// Page decode and parse, then every stage after layout with document-order boxes (no
-/// browser): features, model, smoothing, segmentation and the text stage, main text. An input
+/// browser): features, model, smoothing, segmentation and the text stage, main text, metadata
+/// (its URLs absolute http(s), its language a bare code, its date ISO 8601). An input
 /// starting with a `charset=LABEL` line is read as a page served with that HTTP charset.
 ///
 /// # Panics
@@ -106,6 +107,22 @@ pub fn page(data: &[u8]) {
         templateness.iter().all(|t| (0.0..=1.0).contains(t)),
         "templateness outside [0, 1]"
     );
+    let metadata = &scored.metadata;
+    for url in [&metadata.canonical_url, &metadata.image]
+        .into_iter()
+        .flatten()
+    {
+        assert!(
+            url.starts_with("http://") || url.starts_with("https://"),
+            "metadata URL {url}"
+        );
+    }
+    assert!(metadata.language.as_ref().is_none_or(|code| {
+        (2..=3).contains(&code.len()) && code.bytes().all(|b| b.is_ascii_lowercase())
+    }));
+    assert!(metadata.published.as_ref().is_none_or(|date| {
+        date.len() >= 10 && date.as_bytes()[4] == b'-' && date.as_bytes()[7] == b'-'
+    }));
 }
 
 /// The WARC reader over arbitrary bytes: [`parse_warc`] (the archive read whole), the same

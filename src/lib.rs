@@ -5,7 +5,8 @@
 //! bytes → [`page`] (decode + parse → arena DOM) → [`layout`] (boxes from a
 //! [`layout::LayoutSource`]: Chromium in [`render`], a snapshot, or supplied) → [`features`] →
 //! [`model`] (P(template) per node) → [`smooth`] (isotonic DP → sections) → [`segment`]
-//! (template vs content) → [`extract`] (main text, comments) → [`output`] / [`report`].
+//! (template vs content) → [`extract`] (main text, comments) → [`output`] / [`report`];
+//! [`metadata`] reads a page's title, author, date, language and site name.
 //! [`pipeline`] holds the stage order; [`params`] how a page is scored; [`batch`] runs many
 //! pages in order on worker threads.
 //! [`sitelevel`] detectors label sites for [`train`]; [`fetch`] reads WARC files and crawls;
@@ -66,6 +67,7 @@ pub mod prelude {
     pub use crate::layout::{
         LaidOutPage, Layout, LayoutBox, LayoutSource, SnapshotLayout, SuppliedLayout, VIEWPORT,
     };
+    pub use crate::metadata::{Metadata, page_metadata};
     pub use crate::model::TemplateModel;
     pub use crate::page::{Page, PageSource, ParseLimits};
     pub use crate::params::{ScoringParams, ValidParams};
@@ -82,6 +84,7 @@ pub mod fetch;
 pub mod fuzzing;
 pub mod layout;
 pub mod markdown;
+pub mod metadata;
 pub mod model;
 pub mod output;
 pub mod page;
@@ -95,3 +98,5 @@ pub mod smooth;
 pub mod staged;
 pub mod text;
 pub mod train;
+
+pub use metadata::{Metadata, page_metadata};

@@ -17,6 +17,7 @@ use thiserror::Error;
 use crate::extract::{Extracted, extract};
 use crate::features::{self, PageFeatures};
 use crate::layout::{LaidOutPage, LayoutError, LayoutSource};
+use crate::metadata::{Metadata, page_metadata};
 use crate::model::TemplateModel;
 use crate::page::{Page, PageError, PageSource, ParseLimits};
 use crate::params::{ParamsError, ValidParams};
@@ -69,6 +70,8 @@ pub struct ScoredPage {
     pub segmented: SegmentedPage,
     /// Main text and comments.
     pub extracted: Extracted,
+    /// Title, author, date, language and the rest the page says about itself.
+    pub metadata: Metadata,
     /// Where the time went.
     pub timings: StageTimings,
 }
@@ -128,10 +131,12 @@ pub fn score_laid_out(
     let extracted = extract_main_text(&laid_out, &segmented, params);
     timings.segment_ms = ms(segment_started, extract_started);
     timings.extract_ms = ms(extract_started, Instant::now());
+    let metadata = page_metadata(&laid_out.page);
     Ok(ScoredPage {
         laid_out,
         segmented,
         extracted,
+        metadata,
         timings,
     })
 }

@@ -49,6 +49,7 @@ fn the_checked_in_schemas_are_current_and_describe_the_real_output() {
     assert_describes(&page_schema, &page);
     assert_describes(&page_schema["$defs"]["NodeOutput"], &page["nodes"][0]);
     assert_describes(&page_schema["$defs"]["Section"], &page["sections"][0]);
+    assert_describes(&page_schema["$defs"]["Metadata"], &page["metadata"]);
     let line = succeed(
         pagelevel(cache.path())
             .args(["score", "--format", "jsonl"])

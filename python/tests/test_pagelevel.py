@@ -63,6 +63,14 @@ def test_extract_as_markdown_is_the_command_lines_markdown():
         pagelevel.extract(GNU.read_bytes(), links=True)
 
 
+def test_score_carries_the_pages_metadata_with_its_sources():
+    page = pagelevel.score(path=GNU, nodes=False)
+    metadata = page["metadata"]
+    assert metadata["language"] == "en"
+    assert metadata["sources"]["language"] == "html-lang"
+    assert metadata["title"]
+
+
 def test_content_is_the_text_not_template():
     content = pagelevel.content(GNU.read_text(encoding="utf-8"))
     assert "GNU is a Unix-like operating system" in content

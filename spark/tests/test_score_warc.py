@@ -79,6 +79,7 @@ def test_every_html_response_is_a_row_with_the_clis_texts_and_failures_are_rows(
             assert row["content_text"] == page["content_text"]
             assert row["template_share"] == pytest.approx(page["template_text_share"])
             assert json.loads(row["sections"]) == page["sections"]
+            assert json.loads(row["metadata"]) == page["metadata"]
 
 
 def test_a_missing_warc_is_refused_before_spark_starts(tmp_path, capsys):

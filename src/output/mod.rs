@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::layout::LayoutBox;
 use crate::markdown::{MarkdownOptions, write_markdown};
+use crate::metadata::Metadata;
 use crate::page::NodeId;
 use crate::pipeline::ScoredPage;
 use crate::segment::Section;
@@ -59,6 +60,9 @@ pub struct PageOutput {
     pub url: Option<String>,
     /// The page's `<title>`, whitespace collapsed.
     pub title: String,
+    /// What the page says about itself (headline, author, date, language, site name, …), each
+    /// field with its source.
+    pub metadata: Metadata,
     /// Every element in document order.
     pub nodes: Vec<NodeOutput>,
     /// The page's sections in document order.
@@ -92,6 +96,9 @@ pub struct PageLine {
     pub url: Option<String>,
     /// The page's `<title>`.
     pub title: String,
+    /// What the page says about itself (headline, author, date, language, site name, …), each
+    /// field with its source.
+    pub metadata: Metadata,
     /// The threshold applied on this page.
     pub threshold: f64,
     /// All visible text not marked template.
@@ -189,6 +196,7 @@ pub fn page_output(scored: &ScoredPage, markdown: MarkdownOptions) -> PageOutput
         format_version: OUTPUT_FORMAT_VERSION,
         url: scored.laid_out.page.url.as_ref().map(|url| url.to_string()),
         title: scored.laid_out.page.title.clone(),
+        metadata: scored.metadata.clone(),
         nodes,
         sections: scored.segmented.sections.clone(),
         threshold: scored.segmented.threshold,
@@ -207,6 +215,7 @@ pub fn page_line(scored: &ScoredPage, markdown: MarkdownOptions) -> PageLine {
         format_version: OUTPUT_FORMAT_VERSION,
         url: scored.laid_out.page.url.as_ref().map(|url| url.to_string()),
         title: scored.laid_out.page.title.clone(),
+        metadata: scored.metadata.clone(),
         threshold: scored.segmented.threshold,
         content_text: scored.segmented.content_text.clone(),
         main_text: scored.extracted.main_text.clone(),

@@ -21,7 +21,7 @@ const FLOOR_RUNNING_WORDS: usize = 20;
 /// A page keeping fewer visible words than this as content has, in effect, none: less than a
 /// sentence. Pages keeping more are left alone — a short article is still content, and
 /// lowering the threshold there flips whole regions that people labelled template.
-const NO_CONTENT_BELOW: usize = 10;
+pub(crate) const NO_CONTENT_BELOW: usize = 10;
 
 /// A paragraph shorter than this is a label, a menu item or a caption, not running text.
 const SENTENCE_WORDS: usize = 8;

@@ -101,6 +101,7 @@ pub fn segment(
         &templateness,
         &mut smoothed_sections,
         threshold,
+        &text_visible,
     );
     let template: Vec<bool> = nodes.iter().map(|node| node.template).collect();
     let mut sections: Vec<Section> = smoothed_sections
@@ -155,6 +156,7 @@ fn judge_root_leftovers(
     templateness: &[f64],
     sections: &mut Vec<(NodeId, f64)>,
     threshold: f64,
+    text_visible: &[bool],
 ) {
     let dom = &laid_out.page.dom;
     let Some(root_section) = nodes.first().map(|node| node.section) else {
@@ -174,6 +176,7 @@ fn judge_root_leftovers(
         }
     }
     let in_link = dom.within_links();
+    let mut leftovers: Vec<(NodeId, f64)> = Vec::new();
     let mut id = NodeId(0);
     while id.index() < dom.len() {
         let element = dom.element(id);
@@ -189,20 +192,40 @@ fn judge_root_leftovers(
             }
             _ => None,
         };
-        let Some(score) = leftover_score else {
-            id = NodeId(id.0 + 1);
-            continue;
-        };
-        let value = score.max(templateness[id.index()]);
-        for inside in id.0..element.subtree_end.0 {
+        match leftover_score {
+            Some(score) => {
+                leftovers.push((id, score.max(templateness[id.index()])));
+                id = element.subtree_end;
+            }
+            None => id = NodeId(id.0 + 1),
+        }
+    }
+    // The content floor's promise holds: a page keeps at least a sentence of content (a page of
+    // one short paragraph in its root section would otherwise lose it as a leftover).
+    let kept_words: usize = dom
+        .texts
+        .iter()
+        .filter(|text| {
+            text_visible[text.parent.index()]
+                && !nodes[text.parent.index()].template
+                && !leftovers
+                    .iter()
+                    .any(|&(leftover, _)| dom.contains(leftover, text.parent))
+        })
+        .map(|text| crate::text::count_words(&text.text))
+        .sum();
+    if kept_words < floor::NO_CONTENT_BELOW {
+        return;
+    }
+    for (leftover, value) in leftovers {
+        for inside in leftover.0..dom.element(leftover).subtree_end.0 {
             let node = &mut nodes[inside as usize];
-            node.section = id;
+            node.section = leftover;
             node.template = true;
             node.smoothed = node.smoothed.map(|smoothed| smoothed.max(value));
         }
-        let at = sections.partition_point(|(section, _)| *section < id);
-        sections.insert(at, (id, value));
-        id = element.subtree_end;
+        let at = sections.partition_point(|(section, _)| *section < leftover);
+        sections.insert(at, (leftover, value));
     }
 }
 

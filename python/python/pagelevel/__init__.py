@@ -73,14 +73,16 @@ class Scorer(_RustScorer):
     ) -> Dict[str, Any]:
         """Everything about a page: the object ``pagelevel score --format json`` writes.
         With ``nodes=False``, the line ``--format jsonl`` writes: all but the per-node list
-        (``url``, ``title``, ``sections``, texts, ``template_text_share``, ``timings_ms``),
+        (``url``, ``title``, ``metadata``, ``sections``, texts, ``template_text_share``,
+        ``timings_ms``),
         several times cheaper to build for a page of thousands of elements.
 
         ``charset`` is the encoding ``bytes`` were served with (an HTTP ``Content-Type``
         charset, as a WARC record has it); it wins over the page's ``<meta charset>``.
 
         ``nodes`` (every element's box, classifier score, smoothed templateness, verdict and
-        section), ``sections``, ``threshold``, ``content_text``, ``main_text``,
+        section), ``metadata`` (headline, author, date, language, site name, … and where each
+        came from), ``sections``, ``threshold``, ``content_text``, ``main_text``,
         ``main_markdown``, ``comments``,
         ``template_text_share``, ``timings_ms`` (``pagelevel schema`` describes every field).
         Raises :class:`PageError` for a page that cannot be scored.
