@@ -24,10 +24,13 @@ pub(super) fn is_data_table(dom: &Dom, table: NodeId, in_link: &[bool]) -> bool 
     {
         return false;
     }
-    let inside = (table.0 + 1..element.subtree_end.0).map(NodeId);
+    let end = element.subtree_end;
+    // Each element's cell (its nearest `<td>`/`<th>` inside the table), in one pass.
+    let mut cell_of: Vec<Option<NodeId>> = vec![None; (end.0 - table.0) as usize];
     let mut rows = 0;
     let mut widest = 0;
-    for id in inside {
+    for id in (table.0 + 1..end.0).map(NodeId) {
+        let at = (id.0 - table.0) as usize;
         match dom.element(id).tag.as_str() {
             "table" => return false,
             "tr" => {
@@ -38,10 +41,21 @@ pub(super) fn is_data_table(dom: &Dom, table: NodeId, in_link: &[bool]) -> bool 
                         .count(),
                 );
             }
-            "td" | "th" if text_chars(dom, id) > MAX_DATA_CELL_CHARS => return false,
+            "td" | "th" => cell_of[at] = Some(id),
             _ => {}
         }
+        if cell_of[at].is_none() {
+            cell_of[at] = dom
+                .element(id)
+                .parent
+                .filter(|&parent| parent > table)
+                .and_then(|parent| cell_of[(parent.0 - table.0) as usize]);
+        }
     }
+    if rows < 2 || widest < 2 {
+        return false;
+    }
+    let mut cell_chars: Vec<usize> = vec![0; cell_of.len()];
     let (mut words, mut link_words) = (0, 0);
     for text in dom
         .texts
@@ -53,8 +67,15 @@ pub(super) fn is_data_table(dom: &Dom, table: NodeId, in_link: &[bool]) -> bool 
         if in_link[text.parent.index()] {
             link_words += count;
         }
+        if let Some(cell) = cell_of[(text.parent.0 - table.0) as usize] {
+            let chars = text.text.chars().filter(|c| !c.is_whitespace()).count();
+            cell_chars[(cell.0 - table.0) as usize] += chars;
+            if cell_chars[(cell.0 - table.0) as usize] > MAX_DATA_CELL_CHARS {
+                return false;
+            }
+        }
     }
-    rows >= 2 && widest >= 2 && (link_words as f64) < MAX_LINK_WORD_SHARE * words as f64
+    (link_words as f64) < MAX_LINK_WORD_SHARE * words as f64
 }
 
 /// The nearest `<table>` holding `id`.
@@ -67,14 +88,4 @@ pub(super) fn table_of(dom: &Dom, id: NodeId) -> Option<NodeId> {
         current = dom.element(ancestor).parent;
     }
     None
-}
-
-/// Non-whitespace characters of the text in `id`'s subtree.
-fn text_chars(dom: &Dom, id: NodeId) -> usize {
-    let end = dom.element(id).subtree_end;
-    dom.texts
-        .iter()
-        .filter(|text| text.parent >= id && text.parent < end)
-        .map(|text| text.text.chars().filter(|c| !c.is_whitespace()).count())
-        .sum()
 }

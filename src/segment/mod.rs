@@ -175,7 +175,7 @@ fn judge_root_leftovers(
             holds_other_section[parent.index()] = true;
         }
     }
-    let in_link = dom.within_links();
+    let words = SubtreeWords::of(dom);
     let mut leftovers: Vec<(NodeId, f64)> = Vec::new();
     let mut id = NodeId(0);
     while id.index() < dom.len() {
@@ -186,7 +186,7 @@ fn judge_root_leftovers(
                 if score >= threshold
                     && nodes[id.index()].section == root_section
                     && !holds_other_section[id.index()]
-                    && !holds_running_text(dom, id, &in_link) =>
+                    && !words.holds_running_text(id) =>
             {
                 Some(score)
             }
@@ -202,15 +202,19 @@ fn judge_root_leftovers(
     }
     // The content floor's promise holds: a page keeps at least a sentence of content (a page of
     // one short paragraph in its root section would otherwise lose it as a leftover).
+    if leftovers.is_empty() {
+        return;
+    }
+    let mut in_leftover = vec![false; dom.len()];
+    for &(leftover, _) in &leftovers {
+        in_leftover[leftover.index()..dom.element(leftover).subtree_end.index()].fill(true);
+    }
     let kept_words: usize = dom
         .texts
         .iter()
         .filter(|text| {
-            text_visible[text.parent.index()]
-                && !nodes[text.parent.index()].template
-                && !leftovers
-                    .iter()
-                    .any(|&(leftover, _)| dom.contains(leftover, text.parent))
+            let parent = text.parent.index();
+            text_visible[parent] && !nodes[parent].template && !in_leftover[parent]
         })
         .map(|text| crate::text::count_words(&text.text))
         .sum();
@@ -233,22 +237,39 @@ fn judge_root_leftovers(
 /// score alone does not make it template (article text sits at 0.25-0.4 on some sets).
 const MAX_LEFTOVER_WORDS: usize = 30;
 
-/// Whether `id`'s subtree holds running text: more than [`MAX_LEFTOVER_WORDS`] words, under
-/// half of them in links.
-fn holds_running_text(dom: &crate::page::Dom, id: NodeId, in_link: &[bool]) -> bool {
-    let (mut words, mut link_words) = (0, 0);
-    for text in dom
-        .texts
-        .iter()
-        .filter(|text| dom.contains(id, text.parent))
-    {
-        let count = crate::text::count_words(&text.text);
-        words += count;
-        if in_link[text.parent.index()] {
-            link_words += count;
+/// Words and link words of each element's subtree (all text, as the DOM holds it).
+struct SubtreeWords {
+    words: Vec<usize>,
+    link_words: Vec<usize>,
+}
+
+impl SubtreeWords {
+    fn of(dom: &crate::page::Dom) -> SubtreeWords {
+        let in_link = dom.within_links();
+        let mut words = vec![0; dom.len()];
+        let mut link_words = vec![0; dom.len()];
+        for text in &dom.texts {
+            let count = crate::text::count_words(&text.text);
+            words[text.parent.index()] += count;
+            if in_link[text.parent.index()] {
+                link_words[text.parent.index()] += count;
+            }
         }
+        for id in dom.ids().rev() {
+            if let Some(parent) = dom.element(id).parent {
+                words[parent.index()] += words[id.index()];
+                link_words[parent.index()] += link_words[id.index()];
+            }
+        }
+        SubtreeWords { words, link_words }
     }
-    words > MAX_LEFTOVER_WORDS && link_words * 2 < words
+
+    /// Whether `id`'s subtree holds running text: more than [`MAX_LEFTOVER_WORDS`] words,
+    /// under half of them in links.
+    fn holds_running_text(&self, id: NodeId) -> bool {
+        let (words, link_words) = (self.words[id.index()], self.link_words[id.index()]);
+        words > MAX_LEFTOVER_WORDS && link_words * 2 < words
+    }
 }
 
 #[cfg(test)]
