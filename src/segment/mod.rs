@@ -143,10 +143,11 @@ pub fn segment(
     }
 }
 
-/// The root section's leftovers judged on their own: the root section holds what the smoothing
-/// rolled into the page itself — a skip-link bar, a language bar, a cookie notice, a stray link
-/// list — too small to pay for a section of their own, so they share the page root's low
-/// templateness. An element of the root section below `<body>`, with no other section inside it,
+/// The root section's leftovers judged on their own: where the root section holds no running
+/// text of its own (under [`MIN_CONTENT_WORDS`] words outside links), it holds what the
+/// smoothing rolled into the page itself — a skip-link bar, a language bar, a cookie notice, a
+/// stray link list — too small to pay for a section of their own, so they share the page root's
+/// low templateness. An element of the root section below `<body>`, with no other section inside it,
 /// whose own classifier score reaches the threshold becomes a section of its own at that score
 /// (at least its old value, so no child falls below its parent): template, with everything
 /// under it.
@@ -175,13 +176,14 @@ fn judge_root_leftovers(
             holds_other_section[parent.index()] = true;
         }
     }
-    let words = SubtreeWords::of(dom);
+    let in_link = dom.within_links();
+    let words = SubtreeWords::of(dom, &in_link);
     let mut leftovers: Vec<(NodeId, f64)> = Vec::new();
     let mut id = NodeId(0);
     while id.index() < dom.len() {
         let element = dom.element(id);
         let leftover_score = match (element.tag.as_str(), nodes[id.index()].score) {
-            ("html" | "body", _) => None,
+            (tag, _) if !LEFTOVER_CONTAINERS.contains(&tag) => None,
             (_, Some(score))
                 if score >= threshold
                     && nodes[id.index()].section == root_section
@@ -233,6 +235,14 @@ fn judge_root_leftovers(
     }
 }
 
+/// The elements that can be leftovers: blocks that hold a bar, a notice or a list. Headings,
+/// paragraphs, list items and inline elements are parts of whatever holds them (an article in
+/// the root section keeps its short headings and its links).
+const LEFTOVER_CONTAINERS: &[&str] = &[
+    "div", "section", "aside", "nav", "header", "footer", "ul", "ol", "menu", "form", "table",
+    "dl", "details",
+];
+
 /// A leftover longer than this many words, mostly not links, is running text: the classifier's
 /// score alone does not make it template (article text sits at 0.25-0.4 on some sets).
 const MAX_LEFTOVER_WORDS: usize = 30;
@@ -244,8 +254,7 @@ struct SubtreeWords {
 }
 
 impl SubtreeWords {
-    fn of(dom: &crate::page::Dom) -> SubtreeWords {
-        let in_link = dom.within_links();
+    fn of(dom: &crate::page::Dom, in_link: &[bool]) -> SubtreeWords {
         let mut words = vec![0; dom.len()];
         let mut link_words = vec![0; dom.len()];
         for text in &dom.texts {
