@@ -23,6 +23,23 @@ pub fn count_words(text: &str) -> usize {
         .count()
 }
 
+/// Words ([`count_words`]) in each element's subtree, of the text nodes whose parent `counted`
+/// accepts.
+pub fn subtree_words(dom: &Dom, counted: impl Fn(NodeId) -> bool) -> Vec<usize> {
+    let mut words = vec![0usize; dom.len()];
+    for text in &dom.texts {
+        if counted(text.parent) {
+            words[text.parent.index()] += count_words(&text.text);
+        }
+    }
+    for id in dom.ids().rev() {
+        if let Some(parent) = dom.element(id).parent {
+            words[parent.index()] += words[id.index()];
+        }
+    }
+    words
+}
+
 /// Elements that start a new block of text (HTML's block-level and table/list boxes).
 const BLOCK_ELEMENTS: &[&str] = &[
     "address",

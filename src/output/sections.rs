@@ -9,7 +9,7 @@ use crate::features::vocabulary::{RoleGroup, roles_of};
 use crate::markdown::{MarkdownOptions, write_markdown};
 use crate::page::{Dom, NodeId};
 use crate::pipeline::ScoredPage;
-use crate::text::paragraphs;
+use crate::text::{paragraphs, subtree_words};
 
 /// What a section is for, where something says so.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -114,7 +114,7 @@ pub fn section_lines(
     }
     let base = page.base_url();
     let extracted = &scored.extracted;
-    let words = subtree_words(dom, &segmented.text_visible);
+    let words = subtree_words(dom, |parent| segmented.text_visible[parent.index()]);
     let page_words = words.first().copied().unwrap_or(0);
     segmented
         .sections
@@ -172,22 +172,6 @@ fn named_role(dom: &Dom, id: NodeId, may_name: impl Fn(NodeId) -> bool) -> Optio
         current = element.parent;
     }
     None
-}
-
-/// Visible words in each element's subtree.
-fn subtree_words(dom: &Dom, visible: &[bool]) -> Vec<usize> {
-    let mut words = vec![0usize; dom.len()];
-    for text in &dom.texts {
-        if visible[text.parent.index()] {
-            words[text.parent.index()] += crate::text::count_words(&text.text);
-        }
-    }
-    for id in dom.ids().rev() {
-        if let Some(parent) = dom.element(id).parent {
-            words[parent.index()] += words[id.index()];
-        }
-    }
-    words
 }
 
 fn own_role(element: &crate::page::Element) -> Option<SectionRole> {

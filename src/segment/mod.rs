@@ -11,7 +11,7 @@ use crate::layout::LaidOutPage;
 use crate::page::NodeId;
 use crate::params::ValidParams;
 use crate::smooth::SmoothedPage;
-use crate::text::{content_text, paragraphs, text_visibility, visible_text_chars};
+use crate::text::{content_text, paragraphs, subtree_words, text_visibility, visible_text_chars};
 
 pub use floor::{ContentFloor, MIN_CONTENT_WORDS, WordsByTemplateness};
 
@@ -255,22 +255,10 @@ struct SubtreeWords {
 
 impl SubtreeWords {
     fn of(dom: &crate::page::Dom, in_link: &[bool]) -> SubtreeWords {
-        let mut words = vec![0; dom.len()];
-        let mut link_words = vec![0; dom.len()];
-        for text in &dom.texts {
-            let count = crate::text::count_words(&text.text);
-            words[text.parent.index()] += count;
-            if in_link[text.parent.index()] {
-                link_words[text.parent.index()] += count;
-            }
+        SubtreeWords {
+            words: subtree_words(dom, |_| true),
+            link_words: subtree_words(dom, |parent| in_link[parent.index()]),
         }
-        for id in dom.ids().rev() {
-            if let Some(parent) = dom.element(id).parent {
-                words[parent.index()] += words[id.index()];
-                link_words[parent.index()] += link_words[id.index()];
-            }
-        }
-        SubtreeWords { words, link_words }
     }
 
     /// Whether `id`'s subtree holds running text: more than [`MAX_LEFTOVER_WORDS`] words,
