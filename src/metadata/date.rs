@@ -33,6 +33,17 @@ const MONTHS: [&str; 12] = [
     "december",
 ];
 
+/// English weekday names (their three-letter abbreviations are prefixes).
+const WEEKDAYS: [&str; 7] = [
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
+
 /// Time zones RFC 2822 names (section 4.3), as offsets in minutes.
 const ZONES: &[(&str, i32)] = &[
     ("z", 0),
@@ -298,6 +309,16 @@ fn worded_date(text: &str) -> Option<DateTime> {
         time,
         offset_minutes: offset_minutes.filter(|_| time.is_some()),
     })
+}
+
+/// Whether a word can open a date: a number, a month's or a weekday's name (`Monday,`, `Mar.`).
+pub(super) fn opens_a_date(word: &str) -> bool {
+    let word = word
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    word.starts_with(|c: char| c.is_ascii_digit())
+        || month_index(&word).is_some()
+        || (word.len() >= 3 && WEEKDAYS.iter().any(|day| day.starts_with(&word)))
 }
 
 /// The month a word names (`March`, `Mar`, `Mar.`, `Sept`), 1-based.

@@ -33,7 +33,7 @@ use nodes::{BylineKind, DateKind};
 use tags::MetaTags;
 use values::{
     MAX_DESCRIPTION_CHARS, MAX_SITE_NAME_CHARS, MAX_TITLE_CHARS, absolute_url, base_url, bounded,
-    clean_author, host_names,
+    clean_author, host_names, join_names,
 };
 
 /// Where a metadata field came from: short, stable names (the output's `metadata.sources`).
@@ -131,7 +131,8 @@ pub struct MetadataSources {
 pub struct Metadata {
     /// The headline, without a site-name prefix or suffix.
     pub title: Option<String>,
-    /// The byline: the author's name, or names joined by ", ", without "By".
+    /// The byline: the author's name, or names joined by ", " (by "; " when a name has a comma
+    /// of its own: `Kooman, F.; Jong, Michiel de`), without "By" or a date after it.
     pub author: Option<String>,
     /// Publication date in ISO 8601: `2021-03-05`, or `2021-03-05T10:00:00+01:00` when the page
     /// gives a time (without an offset when it gives none).
@@ -159,6 +160,7 @@ pub fn page_metadata(page: &Page) -> Metadata {
     let tags = MetaTags::read(dom);
     let json = json_ld::structured_data(dom);
     let headings = nodes::headings(dom);
+    let heading_texts: Vec<String> = headings.iter().map(|(_, text)| text.clone()).collect();
     let base = base_url(page);
     let mut metadata = Metadata::default();
     let sources = &mut metadata.sources;
@@ -211,11 +213,11 @@ pub fn page_metadata(page: &Page) -> Metadata {
             .unwrap_or_default(),
     );
     let site_names: Vec<&str> = site_names.iter().map(String::as_str).collect();
-    let page_headline = title::clean_title(&page.title, &site_names, &headings);
-    let candidates = title_candidates(page, &tags, &json, &headings, &page_headline);
+    let page_headline = title::clean_title(&page.title, &site_names, &heading_texts);
+    let candidates = title_candidates(page, &tags, &json, &heading_texts, &page_headline);
     let cleaned = |v: &str| {
         let title = bounded(v, MAX_TITLE_CHARS)?;
-        Some(title::clean_title(&title, &site_names, &headings))
+        Some(title::clean_title(&title, &site_names, &heading_texts))
     };
     // A site's name or bare host (`<meta name="DC.title" content="gnu.org">`) names the site, not
     // the page: a later source that says more wins; on a home page the site's name is the title.
@@ -232,16 +234,15 @@ pub fn page_metadata(page: &Page) -> Metadata {
         (metadata.title, sources.title) = first_valid(candidates, cleaned);
     }
 
-    let citation_authors = tags
-        .all("citation_author")
-        .take(10)
-        .collect::<Vec<_>>()
-        .join(", ");
-    let byline = nodes::byline(dom);
+    let citation_authors = join_names(tags.all("citation_author"));
+    // `DC.creator` is repeated, one tag per creator (RFCs list each author).
+    let dublin_core_creators = join_names(dublin_core_all(&tags, &["creator"]));
+    let headline = nodes::headline(&headings, metadata.title.as_deref());
+    let byline = nodes::byline(dom, headline);
     (metadata.author, sources.author) = first_valid(
         vec![
             (Source::JsonLd, json.author.as_deref()),
-            (Source::DublinCore, dublin_core(&tags, &["creator"])),
+            (Source::DublinCore, Some(dublin_core_creators.as_str())),
             (Source::ArticleMeta, tags.get("article:author")),
             (Source::Meta, tags.get("author")),
             (Source::Citation, Some(citation_authors.as_str())),
@@ -400,14 +401,26 @@ fn json_ld_title<'a>(json: &'a StructuredData, page_headline: &str) -> Option<&'
     }
 }
 
-/// The first Dublin Core tag among `terms`, in any of its spellings (`dc.title`, `dc:title`,
-/// `dcterms.title`, `dcterm:title`).
+/// The last Dublin Core tag of the first of `terms` the page has.
 fn dublin_core<'a>(tags: &'a MetaTags, terms: &[&str]) -> Option<&'a str> {
-    terms.iter().find_map(|term| {
-        ["dc.", "dc:", "dcterms.", "dcterms:", "dcterm:"]
-            .iter()
-            .find_map(|prefix| tags.get(&format!("{prefix}{term}")))
-    })
+    dublin_core_all(tags, terms).last().copied()
+}
+
+/// Every Dublin Core tag of the first of `terms` the page has, in the spelling (`dc.title`,
+/// `dc:title`, `dcterms.title`, `dcterm:title`) it uses last: a later tag restates an earlier
+/// one (`name="DC.creator"`, then `property="dc:creator"`), as Readability.js reads them.
+fn dublin_core_all<'a>(tags: &'a MetaTags, terms: &[&str]) -> Vec<&'a str> {
+    terms
+        .iter()
+        .find_map(|term| {
+            let spellings: Vec<String> = ["dc.", "dc:", "dcterms.", "dcterms:", "dcterm:"]
+                .iter()
+                .map(|prefix| format!("{prefix}{term}"))
+                .collect();
+            tags.last_of(&spellings)
+        })
+        .map(|key| tags.all(key).collect())
+        .unwrap_or_default()
 }
 
 /// Whether a text is a bare host name (`gnu.org`, `www.example.co.uk`).

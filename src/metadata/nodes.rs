@@ -3,6 +3,7 @@
 //! author) and its `<time datetime>` elements. Read only when the page's structured data and
 //! `<meta>` tags say nothing.
 
+use super::title::comparable;
 use crate::page::{Dom, Element, NodeId, collapse_whitespace};
 
 /// Headings looked at; a page with more `<h1>`s uses them for everything.
@@ -36,14 +37,28 @@ const NOT_BYLINE_WORDS: &[&str] = &[
     "label",
 ];
 
-/// The whitespace-collapsed texts of the page's first `<h1>` elements.
-pub fn headings(dom: &Dom) -> Vec<String> {
+/// The page's first `<h1>` elements that hold text, with their whitespace-collapsed texts.
+pub fn headings(dom: &Dom) -> Vec<(NodeId, String)> {
     dom.ids()
         .filter(|&id| dom.element(id).tag == "h1")
         .take(MAX_HEADINGS)
-        .map(|id| dom.text(id))
-        .filter(|text| !text.is_empty())
+        .map(|id| (id, dom.text(id)))
+        .filter(|(_, text)| !text.is_empty())
         .collect()
+}
+
+/// The article's headline element: the first `<h1>` that reads as the page's `title`, else the
+/// page's only `<h1>`.
+pub fn headline(headings: &[(NodeId, String)], title: Option<&str>) -> Option<NodeId> {
+    let title = title.map(comparable);
+    headings
+        .iter()
+        .find(|(_, text)| title.as_ref() == Some(&comparable(text)))
+        .or(match headings {
+            [only] => Some(only),
+            _ => None,
+        })
+        .map(|(id, _)| *id)
 }
 
 /// Where a byline was found.
@@ -55,8 +70,11 @@ pub enum BylineKind {
     Element,
 }
 
-/// The text of the page's byline, as shown (`By Ann Lee`), and where it was found.
-pub fn byline(dom: &Dom) -> Option<(String, BylineKind)> {
+/// The text of the page's byline, as shown (`By Ann Lee`), and where it was found. A byline
+/// after the article's `headline` (its `<h1>`, when the page has one) wins over one before it:
+/// what comes first on many pages is a sidebar's or a teaser's (a commenter's name, a related
+/// story's author), and an article's own byline follows its headline.
+pub fn byline(dom: &Dom, headline: Option<NodeId>) -> Option<(String, BylineKind)> {
     let short_text = |id: NodeId| {
         let text = dom.text(id);
         (!text.is_empty() && text.chars().count() <= MAX_BYLINE_CHARS).then_some(text)
@@ -65,8 +83,11 @@ pub fn byline(dom: &Dom) -> Option<(String, BylineKind)> {
     let shown = |id: NodeId| {
         !in_head[id.index()] && !matches!(dom.element(id).tag.as_str(), "meta" | "link" | "script")
     };
-    let microdata = dom
-        .ids()
+    // Elements after the headline, then those before it: each looked at once, and lazily, for
+    // `Dom::text` walks the page's texts.
+    let split = headline.map_or(0, |headline| headline.index() + 1);
+    let headline_first = || dom.ids().skip(split).chain(dom.ids().take(split));
+    let microdata_name = headline_first()
         .filter(|&id| shown(id) && has_token(dom.element(id), "itemprop", "author"))
         .find_map(|id| {
             let name = dom
@@ -74,15 +95,14 @@ pub fn byline(dom: &Dom) -> Option<(String, BylineKind)> {
                 .find(|&inner| has_token(dom.element(inner), "itemprop", "name"));
             short_text(name.unwrap_or(id))
         });
-    if let Some(text) = microdata {
+    if let Some(text) = microdata_name {
         return Some((text, BylineKind::Microdata));
     }
     let is_byline = |id: NodeId| {
         let element = dom.element(id);
         shown(id) && (has_token(element, "rel", "author") || names_a_byline(element))
     };
-    let outer = dom
-        .ids()
+    let outer = headline_first()
         .filter(|&id| is_byline(id))
         .find(|&id| short_text(id).is_some())?;
     // `<div class=author><a class=author-link>Ann Lee</a> Games Editor</div>`: the innermost
@@ -112,12 +132,41 @@ fn names_a_byline(element: &Element) -> bool {
         .iter()
         .filter_map(|attribute| element.attribute(attribute))
         .flat_map(str::split_whitespace)
-        .any(|token| {
+        // Most tokens hold no byline word at all: they are let go before being split.
+        .filter(|token| {
             let token = token.to_ascii_lowercase();
-            let words: Vec<&str> = token.split(['-', '_']).filter(|w| !w.is_empty()).collect();
-            words.iter().any(|word| BYLINE_WORDS.contains(word))
-                && !words.iter().any(|word| NOT_BYLINE_WORDS.contains(word))
+            BYLINE_WORDS.iter().any(|word| token.contains(word))
         })
+        .any(|token| {
+            let words = class_words(token);
+            words
+                .iter()
+                .any(|word| BYLINE_WORDS.contains(&word.as_str()))
+                && !words
+                    .iter()
+                    .any(|word| NOT_BYLINE_WORDS.contains(&word.as_str()))
+        })
+}
+
+/// The lower-cased words of a class or id token, split at `-`, `_` and camelCase humps
+/// (`post-author`, `author_name`, `FeatureByline`).
+fn class_words(token: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    for part in token.split(['-', '_']) {
+        let mut word = String::new();
+        let mut previous_lower = false;
+        for c in part.chars() {
+            if c.is_uppercase() && previous_lower && !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            previous_lower = c.is_lowercase();
+            word.extend(c.to_lowercase());
+        }
+        if !word.is_empty() {
+            words.push(word);
+        }
+    }
+    words
 }
 
 /// Where a published date was found among the elements.
@@ -174,7 +223,7 @@ mod tests {
         let page = dom("<div class=byline>By Someone Else</div>\
              <span itemprop=author itemscope><img alt=''><span itemprop=name>Ann Lee</span></span>");
         assert_eq!(
-            byline(&page),
+            byline(&page, None),
             Some(("Ann Lee".into(), BylineKind::Microdata))
         );
     }
@@ -184,14 +233,14 @@ mod tests {
         let page = dom("<div class=author-bio>Ann writes about rain.</div>\
              <p class='meta post-author'>By Ann Lee</p>");
         assert_eq!(
-            byline(&page),
+            byline(&page, None),
             Some(("By Ann Lee".into(), BylineKind::Element))
         );
         let long = format!("<div class=byline>{}</div>", "word ".repeat(40));
-        assert_eq!(byline(&dom(&long)), None);
+        assert_eq!(byline(&dom(&long), None), None);
         let nested = dom("<div class=author><a class=author-link>Ann Lee</a> Games Editor</div>");
         assert_eq!(
-            byline(&nested),
+            byline(&nested, None),
             Some(("Ann Lee".into(), BylineKind::Element))
         );
     }
@@ -214,9 +263,10 @@ mod tests {
 
     #[test]
     fn headings_are_the_h1_texts() {
-        assert_eq!(
-            headings(&dom("<h1> Rain <b>today</b></h1><h2>x</h2><h1></h1>")),
-            ["Rain today"]
-        );
+        let texts: Vec<String> = headings(&dom("<h1> Rain <b>today</b></h1><h2>x</h2><h1></h1>"))
+            .into_iter()
+            .map(|(_, text)| text)
+            .collect();
+        assert_eq!(texts, ["Rain today"]);
     }
 }

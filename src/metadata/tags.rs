@@ -94,6 +94,15 @@ impl MetaTags {
             .map(|(_, content)| content.as_str())
     }
 
+    /// Which of `keys` the page's last tag among them has (`dc:creator` after `dc.creator`).
+    pub fn last_of(&self, keys: &[String]) -> Option<&str> {
+        self.metas
+            .iter()
+            .rev()
+            .find(|(name, _)| keys.contains(name))
+            .map(|(name, _)| name.as_str())
+    }
+
     /// The first `href` of a `<link>` with this `rel` token.
     pub fn link(&self, rel: &str) -> Option<&str> {
         self.links

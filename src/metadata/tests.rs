@@ -170,3 +170,92 @@ fn bylines_lose_their_lead_word_but_names_starting_with_it_do_not() {
     assert_eq!(clean_author("@annlee"), None);
     assert_eq!(clean_author("By"), None);
 }
+
+#[test]
+fn a_later_dublin_core_spelling_restates_an_earlier_one() {
+    let html = r#"<meta name="DC.title" content="First title">
+        <meta property="dc:title" content="Restated title">
+        <meta name="DC.creator" content="First Author">
+        <meta property="dc:creator" content="Restated Author">"#;
+    let metadata = metadata_of(html, None);
+    assert_eq!(metadata.title.as_deref(), Some("Restated title"));
+    assert_eq!(metadata.author.as_deref(), Some("Restated Author"));
+    assert_eq!(metadata.sources.author, Some(Source::DublinCore));
+}
+
+#[test]
+fn repeated_dublin_core_creators_are_every_author() {
+    let html = r#"<meta name="DC.Creator" content="Kooman, F.">
+        <meta name="DC.Creator" content="Jong, Michiel de">"#;
+    assert_eq!(
+        metadata_of(html, None).author.as_deref(),
+        Some("Kooman, F.; Jong, Michiel de"),
+        "names with commas of their own are kept apart by semicolons"
+    );
+    let html = r#"<meta name="DC.creator" content="Ann Lee"><meta name="DC.creator" content="Bo Chen">
+        <meta name="DC.creator" content="Ann Lee">"#;
+    assert_eq!(
+        metadata_of(html, None).author.as_deref(),
+        Some("Ann Lee, Bo Chen")
+    );
+}
+
+#[test]
+fn a_byline_after_the_headline_wins_over_a_sidebar_byline_before_it() {
+    let html = format!(
+        "<title>Rain today</title><body>\
+         <aside><ul class=comments><li><div class=byline>J</div>Great piece!</li></ul></aside>\
+         <h1>Rain today</h1><div class=author-name>Ann Lee</div>{ENGLISH_TEXT}\
+         <aside><p class=byline>By Teaser Author</p></aside>"
+    );
+    let metadata = metadata_of(&html, None);
+    assert_eq!(metadata.author.as_deref(), Some("Ann Lee"));
+    assert_eq!(metadata.sources.author, Some(Source::BylineElement));
+    let without_headline = "<div class=byline>J</div><p class=byline>Ann Lee</p>";
+    assert_eq!(
+        metadata_of(without_headline, None).author.as_deref(),
+        Some("J"),
+        "without a headline the first byline stands"
+    );
+}
+
+#[test]
+fn a_camel_case_class_names_a_byline() {
+    let html = "<div class=FeatureByline> By <b>Nathan Willis</b>\n March 25, 2015</div>\
+                <div class=AuthorBio>Nathan writes.</div>";
+    assert_eq!(
+        metadata_of(html, None).author.as_deref(),
+        Some("Nathan Willis")
+    );
+}
+
+#[test]
+fn a_date_after_the_name_is_no_part_of_the_byline() {
+    assert_eq!(
+        clean_author("Joe Wee Monday, February 29, 2016 @ 11:10 PM UTC").as_deref(),
+        Some("Joe Wee")
+    );
+    assert_eq!(
+        clean_author("By GILLIAN MOHNEY March 11, 2015 3:46 PM").as_deref(),
+        Some("GILLIAN MOHNEY")
+    );
+    assert_eq!(
+        clean_author("Ann Lee | 5 March 2021").as_deref(),
+        Some("Ann Lee")
+    );
+    assert_eq!(
+        clean_author("April Lee").as_deref(),
+        Some("April Lee"),
+        "a month's name opening the byline is a given name"
+    );
+    assert_eq!(
+        clean_author("Theresa May").as_deref(),
+        Some("Theresa May"),
+        "a month's name without a date is a name"
+    );
+    assert_eq!(
+        clean_author("March 11, 2015"),
+        None,
+        "a date alone is no name"
+    );
+}
