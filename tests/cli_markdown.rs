@@ -165,3 +165,24 @@ fn comments_follow_the_markdown_under_their_own_heading_only_when_asked() {
     assert!(with.starts_with(without.trim_end()));
     assert!(with.contains("\n\n## Comments\n\n"), "{with}");
 }
+
+#[test]
+fn markdown_flags_with_a_format_that_writes_no_markdown_are_refused_with_exit_code_2() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    for (args, named) in [
+        (&["--format", "text", "--links"][..], "--links"),
+        (&["--format", "main", "--images"][..], "--images"),
+        (&["--format", "jsonl", "--comments"][..], "--comments"),
+    ] {
+        let output = pagelevel(cache.path())
+            .arg("score")
+            .args(args)
+            .arg(example_page())
+            .output()
+            .expect("runs");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(named), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty());
+    }
+}

@@ -45,6 +45,29 @@ enum Format {
     Sections,
 }
 
+/// `--links`, `--images` and `--comments` shape Markdown: refused with a format that writes none,
+/// rather than ignored.
+fn check_markdown_flags(args: &ScoreArgs) -> anyhow::Result<()> {
+    let format = args.format;
+    let writes_markdown = matches!(
+        format,
+        None | Some(Format::Json | Format::Jsonl | Format::Markdown | Format::Sections)
+    );
+    if (args.links || args.images) && !writes_markdown {
+        anyhow::bail!(
+            "--links and --images shape the Markdown (--format markdown, sections, json or jsonl: \
+             `main_markdown`); this format writes no Markdown"
+        );
+    }
+    if args.comments && format != Some(Format::Markdown) {
+        anyhow::bail!(
+            "--comments adds the comments to --format markdown; JSON and JSONL carry them in \
+             `comments`, and --format main-and-comments prints them after the main text"
+        );
+    }
+    Ok(())
+}
+
 /// Score pages: find each page's template and separate its content.
 #[derive(Debug, Args)]
 pub struct ScoreArgs {
@@ -111,6 +134,7 @@ pub struct ScoreArgs {
 }
 
 pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
+    check_markdown_flags(&args)?;
     let stdin = match args.stdin_html {
         true => StdinPages::Html,
         false => StdinPages::JsonLines,
