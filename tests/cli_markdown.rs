@@ -186,3 +186,19 @@ fn markdown_flags_with_a_format_that_writes_no_markdown_are_refused_with_exit_co
         assert!(output.stdout.is_empty());
     }
 }
+
+#[test]
+fn a_lazy_loaded_picture_is_written_once_from_its_noscript_original() {
+    let markdown = stdout_of(
+        &["--format", "markdown", "--images"],
+        &readability_page("lazy-image-1"),
+    );
+    assert_eq!(markdown.matches("![").count(), 9, "{markdown}");
+    assert!(
+        markdown.contains("![](https://miro.medium.com/max/3788/1*5o3M5niyi911waUrKWVZ0Q.png)")
+    );
+    assert!(
+        !markdown.contains("max/60/"),
+        "no blurred placeholders: {markdown}"
+    );
+}

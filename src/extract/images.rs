@@ -26,13 +26,45 @@ pub(super) fn main_images(
     };
     let start = dom.texts[first as usize].parent;
     let end = dom.element(dom.texts[last as usize].parent).subtree_end;
-    (start.0..end.0)
+    let pictures: Vec<NodeId> = (start.0..end.0)
         .map(NodeId)
         .filter(|&id| {
             dom.element(id).tag == "img"
                 && templateness[id.index()] < threshold
                 && region[id.index()] == Region::Plain
                 && is_picture_sized(dom, layout, id)
+        })
+        .collect();
+    without_lazy_placeholders(dom, pictures)
+}
+
+/// A lazy-loading page shows a placeholder (a blurred thumbnail, or no source at all) and keeps
+/// the picture itself in `<noscript>` for readers without scripts: where a `<noscript>` picture
+/// is kept, the other pictures of the block holding that `<noscript>` are its placeholders.
+fn without_lazy_placeholders(dom: &Dom, pictures: Vec<NodeId>) -> Vec<NodeId> {
+    let noscript_of = |id: NodeId| {
+        let mut current = dom.element(id).parent;
+        while let Some(ancestor) = current {
+            if dom.element(ancestor).tag == "noscript" {
+                return Some(ancestor);
+            }
+            current = dom.element(ancestor).parent;
+        }
+        None
+    };
+    let holders: Vec<NodeId> = pictures
+        .iter()
+        .filter_map(|&picture| noscript_of(picture))
+        .filter_map(|noscript| dom.element(noscript).parent)
+        .collect();
+    if holders.is_empty() {
+        return pictures;
+    }
+    pictures
+        .into_iter()
+        .filter(|&picture| {
+            noscript_of(picture).is_some()
+                || !holders.iter().any(|&holder| dom.contains(holder, picture))
         })
         .collect()
 }
