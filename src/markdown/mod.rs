@@ -95,7 +95,7 @@ enum Kind {
     Heading(usize),
     List {
         ordered: bool,
-        start: i64,
+        start: u32,
         items: Vec<Vec<String>>,
     },
     Item,
@@ -280,7 +280,8 @@ impl Writer<'_> {
                 ordered: tag == "ol",
                 start: element
                     .attribute("start")
-                    .and_then(|start| start.trim().parse().ok())
+                    .and_then(|start| start.trim().parse::<u32>().ok())
+                    .map(|start| start.min(MAX_LIST_NUMBER))
                     .unwrap_or(1),
                 items: Vec::new(),
             },
@@ -539,7 +540,10 @@ fn push_to_top(frames: &mut [Frame], blocks: Vec<String>) {
 
 /// A list as one block: each item's first line after its marker, its other lines indented to
 /// the item's content so nested lists and paragraphs stay inside it.
-fn list(ordered: bool, start: i64, items: Vec<Vec<String>>) -> Vec<String> {
+/// CommonMark reads at most nine digits as a list item's number.
+const MAX_LIST_NUMBER: u32 = 999_999_999;
+
+fn list(ordered: bool, start: u32, items: Vec<Vec<String>>) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut number = start;
     for item in items {
@@ -551,7 +555,7 @@ fn list(ordered: bool, start: i64, items: Vec<Vec<String>>) -> Vec<String> {
         } else {
             "- ".to_string()
         };
-        number += 1;
+        number = (number + 1).min(MAX_LIST_NUMBER);
         let indent = " ".repeat(marker.len());
         // A nested list follows its item's text on the next line (a tight list); other blocks
         // are paragraphs of the item.

@@ -174,3 +174,15 @@ fn a_code_block_is_written_whole_when_some_of_it_is_chosen() {
         "```\n(func\n (nop)\n))\n```"
     );
 }
+
+#[test]
+fn a_list_number_stays_one_markdown_reads_as_a_number() {
+    assert_eq!(
+        markdown("<ol start=\"999999999999\"><li>a</li></ol><ol start=\"-3\"><li>b</li></ol>"),
+        "1. a\n\n1. b"
+    );
+    assert_eq!(
+        markdown("<ol start=\"999999999\"><li>a</li><li>b</li></ol>"),
+        "999999999. a\n999999999. b"
+    );
+}
