@@ -42,16 +42,7 @@ pub(super) fn main_images(
 /// the picture itself in `<noscript>` for readers without scripts: where a `<noscript>` picture
 /// is kept, the other pictures of the block holding that `<noscript>` are its placeholders.
 fn without_lazy_placeholders(dom: &Dom, pictures: Vec<NodeId>) -> Vec<NodeId> {
-    let noscript_of = |id: NodeId| {
-        let mut current = dom.element(id).parent;
-        while let Some(ancestor) = current {
-            if dom.element(ancestor).tag == "noscript" {
-                return Some(ancestor);
-            }
-            current = dom.element(ancestor).parent;
-        }
-        None
-    };
+    let noscript_of = |id: NodeId| dom.nearest_ancestor(id, "noscript");
     let holders: Vec<NodeId> = pictures
         .iter()
         .filter_map(|&picture| noscript_of(picture))

@@ -28,6 +28,7 @@ pub use model::{
     MAIN_TEXT_MODEL_VERSION, MainTextModel, MainTextModelError, MainTextTraining, Selection,
 };
 pub use regions::{Region, regions};
+pub use tables::MAX_DATA_CELL_CHARS;
 
 /// The least share of a page's running text (its least template-like words) the main text is
 /// chosen from. Chosen on development pages (micro / macro main-text F1 over the six sets):
@@ -351,7 +352,7 @@ fn finish_choice(
 fn with_whole_data_tables(dom: &Dom, facts: &[ParagraphFacts], main: Vec<usize>) -> Vec<usize> {
     let mut tables: Vec<NodeId> = main
         .iter()
-        .filter_map(|&index| tables::table_of(dom, facts[index].anchor))
+        .filter_map(|&index| dom.nearest_ancestor(facts[index].anchor, "table"))
         .collect();
     tables.sort_unstable();
     tables.dedup();
@@ -360,9 +361,13 @@ fn with_whole_data_tables(dom: &Dom, facts: &[ParagraphFacts], main: Vec<usize>)
     if tables.is_empty() {
         return main;
     }
+    let mut chosen = vec![false; facts.len()];
+    for &index in &main {
+        chosen[index] = true;
+    }
     let mut whole: Vec<usize> = (0..facts.len())
         .filter(|&index| {
-            main.contains(&index)
+            chosen[index]
                 || (facts[index].region != Region::Comment
                     && tables
                         .iter()

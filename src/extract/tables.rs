@@ -6,8 +6,9 @@
 use crate::page::{Dom, NodeId};
 use crate::text::count_words;
 
-/// A cell longer than this is prose laid out in a table, not data (the Markdown writer's rule).
-const MAX_DATA_CELL_CHARS: usize = 400;
+/// A cell longer than this is prose laid out in a table, not data (the Markdown writer writes such
+/// a table as blocks, not as a grid).
+pub const MAX_DATA_CELL_CHARS: usize = 400;
 
 /// A table whose words are mostly link words is a grid of links (a directory's categories, a
 /// portal's menu), not data.
@@ -76,16 +77,4 @@ pub(super) fn is_data_table(dom: &Dom, table: NodeId, in_link: &[bool]) -> bool 
         }
     }
     (link_words as f64) < MAX_LINK_WORD_SHARE * words as f64
-}
-
-/// The nearest `<table>` holding `id`.
-pub(super) fn table_of(dom: &Dom, id: NodeId) -> Option<NodeId> {
-    let mut current = dom.element(id).parent;
-    while let Some(ancestor) = current {
-        if dom.element(ancestor).tag == "table" {
-            return Some(ancestor);
-        }
-        current = dom.element(ancestor).parent;
-    }
-    None
 }

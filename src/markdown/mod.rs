@@ -44,10 +44,21 @@ pub fn write_markdown(
     }
     let mut kept_text = vec![false; dom.texts.len()];
     let mut holds_kept = vec![false; dom.len()];
+    // Marks an element and its ancestors, stopping at one already marked: linear in the kept
+    // nodes' paths, not in the page (a section's Markdown is written once per section).
+    let mut mark = |mut id: NodeId| {
+        while !holds_kept[id.index()] {
+            holds_kept[id.index()] = true;
+            match dom.element(id).parent {
+                Some(parent) => id = parent,
+                None => break,
+            }
+        }
+    };
     for &index in text_nodes {
         if let Some(text) = dom.texts.get(index as usize) {
             kept_text[index as usize] = true;
-            holds_kept[text.parent.index()] = true;
+            mark(text.parent);
         }
     }
     let mut kept_image = vec![false; dom.len()];
@@ -55,15 +66,8 @@ pub fn write_markdown(
         for &image in images {
             if image.index() < dom.len() {
                 kept_image[image.index()] = true;
-                holds_kept[image.index()] = true;
+                mark(image);
             }
-        }
-    }
-    for id in dom.ids().rev() {
-        if holds_kept[id.index()]
-            && let Some(parent) = dom.element(id).parent
-        {
-            holds_kept[parent.index()] = true;
         }
     }
     let writer = Writer {

@@ -3,10 +3,9 @@
 //! single column or row) as the blocks of its cells, in order.
 
 use super::inline::HARD_BREAK;
-
-/// A cell's text longer than this makes its table a layout table: a data cell holds a value or
-/// a phrase, not an article.
-const MAX_DATA_CELL_CHARS: usize = 400;
+// A cell's text longer than this makes its table a layout table: a data cell holds a value or a
+// phrase, not an article (the rule by which the main text takes a data table whole).
+use crate::extract::MAX_DATA_CELL_CHARS;
 
 /// One cell, written.
 #[derive(Debug, Default)]

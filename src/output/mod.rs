@@ -148,23 +148,32 @@ pub fn timings(scored: &ScoredPage) -> BTreeMap<&'static str, f64> {
 
 /// The main text of a scored page as Markdown.
 pub fn main_markdown(scored: &ScoredPage, options: MarkdownOptions) -> String {
-    let page = &scored.laid_out.page;
-    write_markdown(
-        &page.dom,
-        &scored.extracted.main_text_nodes,
-        &scored.extracted.main_images,
-        page.base_url().as_ref(),
+    let extracted = &scored.extracted;
+    markdown_of(
+        scored,
+        &extracted.main_text_nodes,
+        &extracted.main_images,
         options,
     )
 }
 
 /// The user comments of a scored page as Markdown (their pictures are avatars: none).
 pub fn comments_markdown(scored: &ScoredPage, options: MarkdownOptions) -> String {
+    markdown_of(scored, &scored.extracted.comment_text_nodes, &[], options)
+}
+
+/// The Markdown of some of a scored page's text nodes and pictures.
+fn markdown_of(
+    scored: &ScoredPage,
+    text_nodes: &[u32],
+    images: &[NodeId],
+    options: MarkdownOptions,
+) -> String {
     let page = &scored.laid_out.page;
     write_markdown(
         &page.dom,
-        &scored.extracted.comment_text_nodes,
-        &[],
+        text_nodes,
+        images,
         page.base_url().as_ref(),
         options,
     )

@@ -198,6 +198,18 @@ impl Dom {
         collapse_whitespace(&text)
     }
 
+    /// The nearest ancestor of `id` (not `id` itself) whose tag is `tag`.
+    pub fn nearest_ancestor(&self, id: NodeId, tag: &str) -> Option<NodeId> {
+        let mut current = self.element(id).parent;
+        while let Some(ancestor) = current {
+            if self.element(ancestor).tag == tag {
+                return Some(ancestor);
+            }
+            current = self.element(ancestor).parent;
+        }
+        None
+    }
+
     /// The nearest ancestor-or-self that is not an inline element.
     fn nearest_block(&self, id: NodeId) -> NodeId {
         let mut current = id;

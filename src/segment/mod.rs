@@ -163,6 +163,16 @@ fn judge_root_leftovers(
     let Some(root_section) = nodes.first().map(|node| node.section) else {
         return;
     };
+    let is_candidate = |id: NodeId| {
+        let node = nodes[id.index()];
+        node.section == root_section
+            && node.score.is_some_and(|score| score >= threshold)
+            && LEFTOVER_CONTAINERS.contains(&dom.element(id).tag.as_str())
+    };
+    // Most pages have none: spare them the word counts below.
+    if !dom.ids().any(is_candidate) {
+        return;
+    }
     // Whether an element is, or holds, an element of another section: such elements are not
     // leftovers.
     let mut holds_other_section = vec![false; dom.len()];
@@ -182,24 +192,14 @@ fn judge_root_leftovers(
     let mut id = NodeId(0);
     while id.index() < dom.len() {
         let element = dom.element(id);
-        let leftover_score = match (element.tag.as_str(), nodes[id.index()].score) {
-            (tag, _) if !LEFTOVER_CONTAINERS.contains(&tag) => None,
-            (_, Some(score))
-                if score >= threshold
-                    && nodes[id.index()].section == root_section
-                    && !holds_other_section[id.index()]
-                    && !words.holds_running_text(id) =>
-            {
-                Some(score)
-            }
-            _ => None,
-        };
-        match leftover_score {
-            Some(score) => {
-                leftovers.push((id, score.max(templateness[id.index()])));
-                id = element.subtree_end;
-            }
-            None => id = NodeId(id.0 + 1),
+        let is_leftover =
+            is_candidate(id) && !holds_other_section[id.index()] && !words.holds_running_text(id);
+        if is_leftover {
+            let score = nodes[id.index()].score.unwrap_or(0.0);
+            leftovers.push((id, score.max(templateness[id.index()])));
+            id = element.subtree_end;
+        } else {
+            id = NodeId(id.0 + 1);
         }
     }
     // The content floor's promise holds: a page keeps at least a sentence of content (a page of
