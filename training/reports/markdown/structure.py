@@ -24,7 +24,7 @@ import unicodedata
 import lxml.html
 from markdown_it import MarkdownIt
 
-KINDS = ("headings", "list items", "table cells")
+KINDS = ("headings", "list items", "table cells", "pictures")
 
 
 def normalize(text: str) -> str:
@@ -59,6 +59,12 @@ def elements(html: str) -> dict[str, collections.Counter]:
         text = normalize(own_text(item))
         if text:
             found["list items"][text] += 1
+    for image in root.xpath("//img[@src]"):
+        # A picture by its file name: the pages have no URL of their own, so a relative source
+        # resolves differently on each side.
+        name = image.get("src").split("?")[0].rstrip("/").rsplit("/", 1)[-1]
+        if name and not image.get("src").startswith("data:"):
+            found["pictures"][name] += 1
     for table in root.xpath("//table"):
         rows = table.xpath(".//tr[not(ancestor::table[1] != $table)]", table=table)
         if len(rows) < 2 or max(len(row.xpath("./td|./th")) for row in rows) < 2:
