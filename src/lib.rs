@@ -84,6 +84,7 @@ pub mod layout;
 pub mod model;
 pub mod output;
 pub mod page;
+pub mod page_type;
 pub mod params;
 pub mod pipeline;
 pub mod render;

@@ -19,6 +19,7 @@ use crate::features::{self, PageFeatures};
 use crate::layout::{LaidOutPage, LayoutError, LayoutSource};
 use crate::model::TemplateModel;
 use crate::page::{Page, PageError, PageSource, ParseLimits};
+use crate::page_type::{PageTypeFeatures, PageTypeGuess, PageTypeModel, page_type_features};
 use crate::params::{ParamsError, ValidParams};
 use crate::segment::{SegmentedPage, segment};
 use crate::smooth::{PageSmoothError, SmoothedPage, smooth_page};
@@ -69,6 +70,10 @@ pub struct ScoredPage {
     pub segmented: SegmentedPage,
     /// Main text and comments.
     pub extracted: Extracted,
+    /// The facts the page's type is guessed from.
+    pub page_type_features: PageTypeFeatures,
+    /// The page's type, by the shipped page-type model.
+    pub page_type: PageTypeGuess,
     /// Where the time went.
     pub timings: StageTimings,
 }
@@ -126,12 +131,17 @@ pub fn score_laid_out(
     let segmented = segment(&laid_out, &smoothed, params);
     let extract_started = Instant::now();
     let extracted = extract_main_text(&laid_out, &segmented, params);
+    let page_type_features =
+        page_type_features(&laid_out.page, &segmented.content_text, &extracted);
+    let page_type = PageTypeModel::shipped().guess(&page_type_features);
     timings.segment_ms = ms(segment_started, extract_started);
     timings.extract_ms = ms(extract_started, Instant::now());
     Ok(ScoredPage {
         laid_out,
         segmented,
         extracted,
+        page_type_features,
+        page_type,
         timings,
     })
 }

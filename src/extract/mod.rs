@@ -21,6 +21,7 @@ use crate::segment::{MIN_CONTENT_WORDS, WordsByTemplateness};
 use crate::text::Paragraph;
 
 use blocks::block_features;
+pub(crate) use blocks::json_ld;
 pub use blocks::{BLOCK_FEATURE_COUNT, BLOCK_FEATURE_NAMES, BlockFeatures};
 pub use model::{
     MAIN_TEXT_MODEL_VERSION, MainTextModel, MainTextModelError, MainTextTraining, Selection,
