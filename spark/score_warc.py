@@ -11,7 +11,9 @@ Python that ``PYSPARK_PYTHON`` names there; with a local master the workers run 
 interpreter unless ``PYSPARK_PYTHON`` says otherwise (so a virtual environment just works).
 
 Rows: url, host, title, main_text, main_markdown, content_text, template_share, sections (JSON),
-metadata (JSON: headline, author, published, language, site name, ... and their sources), error.
+metadata (JSON: headline, author, published, language, site name, ... and their sources),
+page_type (article, collection, documentation, forum, listing, product or service),
+page_type_probability, error.
 """
 
 from __future__ import annotations
@@ -34,12 +36,14 @@ ROW_FIELDS = [
     ("template_share", "double"),
     ("sections", "string"),
     ("metadata", "string"),
+    ("page_type", "string"),
+    ("page_type_probability", "double"),
     ("error", "string"),
 ]
 
 Row = Tuple[
     str, str, Optional[str], Optional[str], Optional[str], Optional[str], Optional[float],
-    Optional[str], Optional[str], Optional[str],
+    Optional[str], Optional[str], Optional[str], Optional[float], Optional[str],
 ]
 
 
@@ -68,7 +72,7 @@ def score_files(paths: Iterable[str], layout: str) -> Iterator[Row]:
             for url, body in html_responses(path):
                 yield score_one(scorer, url, body)
         except Exception as error:  # an unreadable archive is a row too, not a lost task
-            yield (path, "", None, None, None, None, None, None, None, f"cannot read {path}: {error}")
+            yield failed_row(path, "", f"cannot read {path}: {error}")
 
 
 def score_one(scorer, url: str, body: bytes) -> Row:
@@ -76,7 +80,7 @@ def score_one(scorer, url: str, body: bytes) -> Row:
     try:
         page = scorer.score(body, url=url or None, nodes=False)
     except Exception as error:
-        return (url, host, None, None, None, None, None, None, None, str(error))
+        return failed_row(url, host, str(error))
     return (
         url,
         host,
@@ -87,8 +91,16 @@ def score_one(scorer, url: str, body: bytes) -> Row:
         page["template_text_share"],
         json.dumps(page["sections"]),
         json.dumps(page["metadata"]),
+        page["page_type"]["type"],
+        page["page_type"]["probability"],
         None,
     )
+
+
+def failed_row(url: str, host: str, error: str) -> Row:
+    """The row of a page or file that could not be scored: where, and why."""
+    empty = (None,) * (len(ROW_FIELDS) - 3)
+    return (url, host, *empty, error)
 
 
 def expand(patterns: List[str]) -> List[str]:

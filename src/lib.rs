@@ -88,6 +88,7 @@ pub mod metadata;
 pub mod model;
 pub mod output;
 pub mod page;
+pub mod page_type;
 pub mod params;
 pub mod pipeline;
 pub mod render;

@@ -14,12 +14,13 @@ use std::time::Instant;
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::extract::{Extracted, extract};
+use crate::extract::{ContentPolicy, Extracted, extract};
 use crate::features::{self, PageFeatures};
 use crate::layout::{LaidOutPage, LayoutError, LayoutSource};
 use crate::metadata::{Metadata, page_metadata};
 use crate::model::TemplateModel;
 use crate::page::{Page, PageError, PageSource, ParseLimits};
+use crate::page_type::{PageTypeFeatures, PageTypeGuess, PageTypeModel, page_type_features};
 use crate::params::{ParamsError, ValidParams};
 use crate::segment::{SegmentedPage, segment};
 use crate::smooth::{PageSmoothError, SmoothedPage, smooth_page};
@@ -72,26 +73,47 @@ pub struct ScoredPage {
     pub extracted: Extracted,
     /// Title, author, date, language and the rest the page says about itself.
     pub metadata: Metadata,
+    /// The facts the page's type is guessed from.
+    pub page_type_features: PageTypeFeatures,
+    /// The page's type, by the shipped page-type model.
+    pub page_type: PageTypeGuess,
     /// Where the time went.
     pub timings: StageTimings,
 }
 
-/// The main text and comments of a segmented page, chosen as `params` say.
+/// The main text and comments of a segmented page, chosen as its kind of page calls for: a
+/// first choice tells the page's type (what it kept is one of the type's facts); when the type
+/// calls for another policy (an article drops card lists, a thread takes every post), the choice
+/// is made again under it.
 pub fn extract_main_text(
     laid_out: &LaidOutPage,
     segmented: &SegmentedPage,
     params: &ValidParams,
-) -> Extracted {
+) -> (Extracted, PageTypeFeatures, PageTypeGuess) {
     let dom = &laid_out.page.dom;
-    extract(
-        dom,
-        &laid_out.layout,
-        &paragraphs(dom, &segmented.text_visible),
-        &segmented.templateness,
-        segmented.threshold,
-        &laid_out.page.title,
-        params.main_text.model(),
-    )
+    let paragraphs = paragraphs(dom, &segmented.text_visible);
+    let extract_with = |policy: ContentPolicy| {
+        extract(
+            dom,
+            &laid_out.layout,
+            &paragraphs,
+            &segmented.templateness,
+            segmented.threshold,
+            &laid_out.page.title,
+            params.main_text.model(),
+            policy,
+        )
+    };
+    let first = extract_with(ContentPolicy::default());
+    let features = page_type_features(&laid_out.page, &segmented.content_text, &first);
+    let guess = PageTypeModel::shipped().guess(&features);
+    let policy = guess.content_policy();
+    let extracted = if policy == ContentPolicy::default() {
+        first
+    } else {
+        extract_with(policy)
+    };
+    (extracted, features, guess)
 }
 
 /// The features, classifier scores and smoothing of a laid-out page: the stages a threshold
@@ -128,15 +150,18 @@ pub fn score_laid_out(
     let segment_started = Instant::now();
     let segmented = segment(&laid_out, &smoothed, params);
     let extract_started = Instant::now();
-    let extracted = extract_main_text(&laid_out, &segmented, params);
+    let (extracted, page_type_features, page_type) =
+        extract_main_text(&laid_out, &segmented, params);
+    let metadata = page_metadata(&laid_out.page);
     timings.segment_ms = ms(segment_started, extract_started);
     timings.extract_ms = ms(extract_started, Instant::now());
-    let metadata = page_metadata(&laid_out.page);
     Ok(ScoredPage {
         laid_out,
         segmented,
         extracted,
         metadata,
+        page_type_features,
+        page_type,
         timings,
     })
 }

@@ -71,6 +71,14 @@ def test_score_carries_the_pages_metadata_with_its_sources():
     assert metadata["title"]
 
 
+def test_score_says_what_kind_of_page_it_is():
+    page = pagelevel.score(path=GNU, nodes=False)
+    assert page["page_type"]["type"] in {
+        "article", "collection", "documentation", "forum", "listing", "product", "service"
+    }
+    assert 0.0 < page["page_type"]["probability"] <= 1.0
+
+
 def test_content_is_the_text_not_template():
     content = pagelevel.content(GNU.read_text(encoding="utf-8"))
     assert "GNU is a Unix-like operating system" in content

@@ -80,6 +80,8 @@ def test_every_html_response_is_a_row_with_the_clis_texts_and_failures_are_rows(
             assert row["template_share"] == pytest.approx(page["template_text_share"])
             assert json.loads(row["sections"]) == page["sections"]
             assert json.loads(row["metadata"]) == page["metadata"]
+            assert row["page_type"] == page["page_type"]["type"]
+            assert row["page_type_probability"] == page["page_type"]["probability"]
 
 
 def test_a_missing_warc_is_refused_before_spark_starts(tmp_path, capsys):

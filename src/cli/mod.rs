@@ -13,6 +13,7 @@ mod sitelevel;
 mod smooth;
 mod train;
 mod train_main_text;
+mod train_page_type;
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -38,6 +39,8 @@ enum Command {
     Train(train::TrainArgs),
     /// Fit the learned main-text model on the development pages of labelled sets.
     TrainMainText(train_main_text::TrainMainTextArgs),
+    /// Fit the page-type model on the development pages of labelled sets with page types.
+    TrainPageType(train_page_type::TrainPageTypeArgs),
     /// Find the template shared by the pages of a saved site with a site-level method.
     Sitelevel(sitelevel::SitelevelArgs),
     /// From a key page, find the pages sharing its template: a complete subdigraph of links.
@@ -67,6 +70,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Smooth(args) => smooth::run(args),
         Command::Train(args) => train::run(args),
         Command::TrainMainText(args) => train_main_text::run(args),
+        Command::TrainPageType(args) => train_page_type::run(args),
         Command::Sitelevel(args) => sitelevel::run(args),
         Command::Sample(args) => sample::run(args),
         Command::Eval(args) => eval::run(args),

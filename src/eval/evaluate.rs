@@ -220,7 +220,7 @@ impl PageRuns {
         let scale = options.params.penalty.scale;
         let (basic, _) = run(false, scale)?;
         let (smooth, smoothed) = run(true, scale)?;
-        let extracted = extract_main_text(laid_out, &smoothed, &options.params);
+        let (extracted, _, _) = extract_main_text(laid_out, &smoothed, &options.params);
         let texts = ProductTexts {
             content: smoothed.content_text,
             main: extracted.main_text,

@@ -235,20 +235,24 @@ fn headline(dom: &Dom, title: &str) -> Option<NodeId> {
 /// The words of the page's JSON-LD `articleBody`, `text` and `description` values.
 fn structured_data_words(dom: &Dom) -> HashSet<String> {
     let mut words = HashSet::new();
-    for id in dom.ids() {
-        let element = dom.element(id);
-        if element.tag != "script"
-            || !element
-                .attribute("type")
-                .is_some_and(|kind| kind.to_ascii_lowercase().contains("ld+json"))
-        {
-            continue;
-        }
-        if let Ok(value) = serde_json::from_str::<serde_json::Value>(&dom.own_text(id)) {
-            collect_body_text(&value, &mut words);
-        }
+    for value in json_ld(dom) {
+        collect_body_text(&value, &mut words);
     }
     words
+}
+
+/// The page's JSON-LD blocks that parse (`<script type="application/ld+json">`).
+pub(crate) fn json_ld(dom: &Dom) -> Vec<serde_json::Value> {
+    dom.ids()
+        .filter(|&id| {
+            let element = dom.element(id);
+            element.tag == "script"
+                && element
+                    .attribute("type")
+                    .is_some_and(|kind| kind.to_ascii_lowercase().contains("ld+json"))
+        })
+        .filter_map(|id| serde_json::from_str(&dom.own_text(id)).ok())
+        .collect()
 }
 
 /// Keys whose string values are the page's own text in schema.org data.

@@ -12,6 +12,7 @@
 //! comment regions outside the main text.
 
 mod blocks;
+mod cards;
 mod images;
 mod model;
 mod regions;
@@ -23,6 +24,7 @@ use crate::segment::{MIN_CONTENT_WORDS, WordsByTemplateness};
 use crate::text::{Paragraph, count_words};
 
 use blocks::block_features;
+pub(crate) use blocks::json_ld;
 pub use blocks::{BLOCK_FEATURE_COUNT, BLOCK_FEATURE_NAMES, BlockFeatures};
 pub use model::{
     MAIN_TEXT_MODEL_VERSION, MainTextModel, MainTextModelError, MainTextTraining, Selection,
@@ -40,6 +42,21 @@ const RUNNING_TEXT_SHARE: f64 = 0.7;
 
 /// A paragraph whose link words reach this share is a link list, not running text.
 const LINK_LIST_SHARE: f64 = 0.5;
+
+/// What the main text of a kind of page is made of, beyond what every page shares.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ContentPolicy {
+    /// Card lists (teasers of other pages: a list of items each with a heading) are not main
+    /// text, when enough of it stands outside them — an article's "more stories".
+    pub without_card_lists: bool,
+    /// The content is spread over the page (a thread's posts, a listing's cards): every likely
+    /// paragraph is main text, wherever it sits.
+    pub spread: bool,
+}
+
+/// Main words an article needs outside card lists before its card lists are dropped: fewer, and
+/// the cards may be the page's content after all.
+const MIN_WORDS_BESIDE_CARDS: usize = 150;
 
 /// The main text and comments of a page.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -94,7 +111,9 @@ impl ParagraphFacts {
 /// Chooses the main text and comments of a page from its paragraphs, each element's smoothed
 /// templateness, the threshold the page was segmented with, its boxes and the page title: with
 /// `model`, the paragraphs the learned main-text model finds likely, in the container that holds
-/// most of them; without it (or when it finds none), by the rules alone.
+/// most of them; without it (or when it finds none), by the rules alone. `policy` says what the
+/// main text of this kind of page is made of.
+#[allow(clippy::too_many_arguments)]
 pub fn extract(
     dom: &Dom,
     layout: &Layout,
@@ -103,6 +122,7 @@ pub fn extract(
     threshold: f64,
     title: &str,
     model: Option<&MainTextModel>,
+    policy: ContentPolicy,
 ) -> Extracted {
     let region = regions(dom);
     let facts = page_facts(dom, paragraphs, templateness, &region);
@@ -116,9 +136,14 @@ pub fn extract(
                 .iter()
                 .map(|features| model.probability(features))
                 .collect();
-            choose_by_model(dom, &facts, &probability, model, title)
+            choose_by_model(dom, &facts, &probability, model, policy.spread, title)
         })
         .unwrap_or(rules);
+    let chosen = if policy.without_card_lists {
+        without_card_lists(dom, &facts, chosen)
+    } else {
+        chosen
+    };
     let mut extracted = chosen.extracted(&facts, paragraphs);
     extracted.main_images = images::main_images(
         dom,
@@ -265,13 +290,15 @@ fn choose_by_rules(
 /// The main text by the learned model: the element whose subtree holds the most words of likely
 /// paragraphs net of unlikely ones (each weighted by how far its probability is from `cut`),
 /// with its strong siblings; its paragraphs at or above `cut`. When those parts hold less than
-/// the model's `spread_share` of the likely words, every paragraph at or above its `spread_cut`
-/// instead, wherever it sits. `None` when no paragraph reaches `cut`.
+/// the model's `spread_share` of the likely words, or when the page is known to spread its
+/// content (`spread`), every paragraph at or above its `spread_cut` instead, wherever it sits.
+/// `None` when no paragraph reaches `cut`.
 fn choose_by_model(
     dom: &Dom,
     facts: &[ParagraphFacts],
     probability: &[f64],
     model: &MainTextModel,
+    spread: bool,
     title: &str,
 ) -> Option<Choice> {
     let cut = model.cut;
@@ -296,8 +323,8 @@ fn choose_by_model(
     };
     // A thread, a listing, a service page: the likely text is spread over the page, and the
     // container holds little of it. Then every paragraph likely enough is main content.
-    let spread =
-        (likely_words(&in_parts) as f64) < model.spread_share * likely_words(&|_| true) as f64;
+    let spread = spread
+        || (likely_words(&in_parts) as f64) < model.spread_share * likely_words(&|_| true) as f64;
     let main: Vec<usize> = (0..facts.len())
         .filter(|&index| {
             if spread {
@@ -345,6 +372,24 @@ fn finish_choice(
         main,
         comments,
     }
+}
+
+/// The choice without its paragraphs inside card lists, when at least
+/// [`MIN_WORDS_BESIDE_CARDS`] main words stand outside them (the headline stays).
+fn without_card_lists(dom: &Dom, facts: &[ParagraphFacts], mut choice: Choice) -> Choice {
+    let in_card_list = cards::within_card_lists(dom);
+    let outside: usize = choice
+        .main
+        .iter()
+        .filter(|&&index| !in_card_list[facts[index].anchor.index()])
+        .map(|&index| facts[index].words)
+        .sum();
+    if outside >= MIN_WORDS_BESIDE_CARDS {
+        choice
+            .main
+            .retain(|&index| !in_card_list[facts[index].anchor.index()]);
+    }
+    choice
 }
 
 /// The chosen paragraphs and every other paragraph of the data tables they sit in (comments

@@ -31,6 +31,10 @@ fn no_layout() -> crate::layout::Layout {
 }
 
 fn extract_from(html: &str, template_ids: &[&str]) -> Extracted {
+    extract_under(html, template_ids, ContentPolicy::default())
+}
+
+fn extract_under(html: &str, template_ids: &[&str], policy: ContentPolicy) -> Extracted {
     let page = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).unwrap();
     let dom = &page.dom;
     let visible: Vec<bool> = dom.ids().map(|id| dom.is_visible_text_parent(id)).collect();
@@ -52,6 +56,7 @@ fn extract_from(html: &str, template_ids: &[&str]) -> Extracted {
         0.5,
         &page.title,
         None,
+        policy,
     )
 }
 
@@ -119,6 +124,7 @@ fn a_page_called_all_template_still_has_its_least_template_like_running_text_as_
         0.25,
         &page.title,
         None,
+        ContentPolicy::default(),
     );
     assert!(extracted.main_text.starts_with("The report, long enough"));
     assert!(!extracted.main_text.contains("Home and about"));
@@ -176,7 +182,7 @@ fn a_page_whose_likely_text_is_spread_takes_every_likely_paragraph() {
     };
     let mut model = MainTextModel::shipped().clone();
     model.spread_share = 0.0;
-    let one_container = choose_by_model(dom, &facts, &probability, &model, "").unwrap();
+    let one_container = choose_by_model(dom, &facts, &probability, &model, false, "").unwrap();
     assert_eq!(
         posts_in(&one_container),
         1,
@@ -184,7 +190,7 @@ fn a_page_whose_likely_text_is_spread_takes_every_likely_paragraph() {
     );
     model.spread_share = 0.4;
     model.spread_cut = 0.3;
-    let spread = choose_by_model(dom, &facts, &probability, &model, "").unwrap();
+    let spread = choose_by_model(dom, &facts, &probability, &model, false, "").unwrap();
     assert_eq!(posts_in(&spread), 3, "every post");
     assert_eq!(spread.main.len(), 3, "and no advertisement");
 }
@@ -226,4 +232,36 @@ fn a_layout_table_is_not_taken_whole() {
         "{}",
         extracted.main_text
     );
+}
+
+#[test]
+fn an_article_drops_its_card_list_of_other_stories_only_beside_enough_text_of_its_own() {
+    let card = "<li><a href=/other><h3>Another story worth a click today</h3></a>\
+                <p>A teaser of another story, long enough to read as running text here.</p></li>";
+    let page = |paragraphs: usize| {
+        format!(
+            "<html><head><title>The story</title></head><body><article><h1>The story</h1>{}\
+             <ul>{}</ul></article></body></html>",
+            "<p>The story itself goes on in plain sentences, one after another, telling what \
+             happened and why it matters to the people it happened to.</p>"
+                .repeat(paragraphs),
+            card.repeat(6)
+        )
+    };
+    let policy = ContentPolicy {
+        without_card_lists: true,
+        spread: false,
+    };
+    let long = page(8);
+    assert!(
+        extract_from(&long, &[])
+            .main_text
+            .contains("A teaser of another story")
+    );
+    let article = extract_under(&long, &[], policy);
+    assert!(article.main_text.contains("The story itself goes on"));
+    assert!(!article.main_text.contains("A teaser of another story"));
+    // Under 150 words of its own: the cards may be the page's content after all.
+    let short = extract_under(&page(2), &[], policy);
+    assert!(short.main_text.contains("A teaser of another story"));
 }

@@ -13,6 +13,7 @@ use crate::layout::LayoutBox;
 use crate::markdown::{MarkdownOptions, write_markdown};
 use crate::metadata::Metadata;
 use crate::page::NodeId;
+use crate::page_type::PageTypeGuess;
 use crate::pipeline::ScoredPage;
 use crate::segment::Section;
 
@@ -63,6 +64,9 @@ pub struct PageOutput {
     /// What the page says about itself (headline, author, date, language, site name, …), each
     /// field with its source.
     pub metadata: Metadata,
+    /// What kind of page this is (article, collection, documentation, forum, listing, product,
+    /// service) and the page-type model's probability of it.
+    pub page_type: PageTypeGuess,
     /// Every element in document order.
     pub nodes: Vec<NodeOutput>,
     /// The page's sections in document order.
@@ -99,6 +103,8 @@ pub struct PageLine {
     /// What the page says about itself (headline, author, date, language, site name, …), each
     /// field with its source.
     pub metadata: Metadata,
+    /// What kind of page this is, and the model's probability of it.
+    pub page_type: PageTypeGuess,
     /// The threshold applied on this page.
     pub threshold: f64,
     /// All visible text not marked template.
@@ -206,6 +212,7 @@ pub fn page_output(scored: &ScoredPage, markdown: MarkdownOptions) -> PageOutput
         url: scored.laid_out.page.url.as_ref().map(|url| url.to_string()),
         title: scored.laid_out.page.title.clone(),
         metadata: scored.metadata.clone(),
+        page_type: scored.page_type,
         nodes,
         sections: scored.segmented.sections.clone(),
         threshold: scored.segmented.threshold,
@@ -225,6 +232,7 @@ pub fn page_line(scored: &ScoredPage, markdown: MarkdownOptions) -> PageLine {
         url: scored.laid_out.page.url.as_ref().map(|url| url.to_string()),
         title: scored.laid_out.page.title.clone(),
         metadata: scored.metadata.clone(),
+        page_type: scored.page_type,
         threshold: scored.segmented.threshold,
         content_text: scored.segmented.content_text.clone(),
         main_text: scored.extracted.main_text.clone(),

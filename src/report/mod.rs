@@ -208,7 +208,7 @@ td, th {{ padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: left; }}
 </style></head>
 <body>
 <h1>{title}</h1>
-<div class="meta">{name} · {sections} sections · template share of text {share:.0}% · threshold {threshold:.2} · picture: {picture_kind}{cut}</div>
+<div class="meta">{name} · {page_type} page (p {page_type_probability:.2}) · {sections} sections · template share of text {share:.0}% · threshold {threshold:.2} · picture: {picture_kind}{cut}</div>
 <div class="columns">
 <div class="picture">{picture}{boxes}</div>
 <div class="side">
@@ -231,6 +231,8 @@ td, th {{ padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: left; }}
             &rendered.page.title
         }),
         name = escape(name),
+        page_type = scored.page_type.page_type.name(),
+        page_type_probability = scored.page_type.probability,
         sections = scored.segmented.sections.len(),
         share = 100.0 * scored.segmented.template_text_share,
         picture_width = width * PICTURE_SCALE,

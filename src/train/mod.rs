@@ -9,6 +9,7 @@
 //! list, per site) → refit on all sites for the shipped model.
 
 pub mod main_text;
+pub mod page_type;
 mod report;
 mod rows;
 mod sites;

@@ -73,7 +73,7 @@ class Scorer(_RustScorer):
     ) -> Dict[str, Any]:
         """Everything about a page: the object ``pagelevel score --format json`` writes.
         With ``nodes=False``, the line ``--format jsonl`` writes: all but the per-node list
-        (``url``, ``title``, ``metadata``, ``sections``, texts, ``template_text_share``,
+        (``url``, ``title``, ``metadata``, ``page_type``, ``sections``, texts, ``template_text_share``,
         ``timings_ms``),
         several times cheaper to build for a page of thousands of elements.
 
@@ -82,7 +82,9 @@ class Scorer(_RustScorer):
 
         ``nodes`` (every element's box, classifier score, smoothed templateness, verdict and
         section), ``metadata`` (headline, author, date, language, site name, … and where each
-        came from), ``sections``, ``threshold``, ``content_text``, ``main_text``,
+        came from), ``page_type`` (``type``: article, collection, documentation, forum,
+        listing, product or service; ``probability``), ``sections``, ``threshold``,
+        ``content_text``, ``main_text``,
         ``main_markdown``, ``comments``,
         ``template_text_share``, ``timings_ms`` (``pagelevel schema`` describes every field).
         Raises :class:`PageError` for a page that cannot be scored.

@@ -1,0 +1,160 @@
+//! `pagelevel score` says what kind of page it scored, and takes the main text the kind calls
+//! for: every section of a service page, every card of a listing. `pagelevel train-page-type`
+//! fits the page-type model from labelled pages. Real pages of WCXB's development split.
+
+mod common;
+
+use std::collections::HashSet;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use common::{datasets, pagelevel, refused, succeed};
+use serde_json::Value;
+
+fn wcxb() -> PathBuf {
+    datasets().join("labeled/wcxb-dev")
+}
+
+/// The page `id` of WCXB, unpacked into `dir` as a user would save it.
+fn unpacked(dir: &Path, id: &str) -> PathBuf {
+    let mut html = Vec::new();
+    flate2::read::GzDecoder::new(
+        std::fs::File::open(wcxb().join(format!("html/{id}.html.gz"))).expect("page"),
+    )
+    .read_to_end(&mut html)
+    .expect("gzip");
+    let path = dir.join(format!("{id}.html"));
+    std::fs::write(&path, html).expect("write page");
+    path
+}
+
+/// The gold main content of page `id`.
+fn gold_content(id: &str) -> String {
+    let gold: Value = serde_json::from_str(
+        &std::fs::read_to_string(wcxb().join(format!("ground-truth/{id}.json"))).expect("gold"),
+    )
+    .expect("JSON");
+    gold["ground_truth"]["main_content"]
+        .as_str()
+        .expect("main content")
+        .to_string()
+}
+
+/// The share of the gold's distinct words that the text holds.
+fn word_recall(text: &str, gold: &str) -> f64 {
+    let words = |text: &str| -> HashSet<String> {
+        text.split_whitespace().map(str::to_lowercase).collect()
+    };
+    let (found, wanted) = (words(text), words(gold));
+    wanted.intersection(&found).count() as f64 / wanted.len().max(1) as f64
+}
+
+/// One JSON line per page, in the order given.
+fn score(pages: &[PathBuf]) -> Vec<Value> {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let output = succeed(
+        pagelevel(cache.path())
+            .args(["score", "--format", "jsonl", "--quiet"])
+            .args(pages),
+    );
+    String::from_utf8(output.stdout)
+        .expect("UTF-8")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object a line"))
+        .collect()
+}
+
+#[test]
+fn pages_of_each_kind_are_told_apart() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pages = [
+        ("0009", "article"),
+        ("0403", "forum"),
+        ("0581", "product"),
+        ("0662", "documentation"),
+        ("1054", "service"),
+    ];
+    let paths: Vec<PathBuf> = pages
+        .iter()
+        .map(|(id, _)| unpacked(dir.path(), id))
+        .collect();
+    for (line, (id, kind)) in score(&paths).iter().zip(pages) {
+        assert_eq!(line["page_type"]["type"], kind, "page {id}");
+        let probability = line["page_type"]["probability"].as_f64().expect("a number");
+        assert!(
+            (0.5..=1.0).contains(&probability),
+            "page {id}: {probability}"
+        );
+    }
+}
+
+#[test]
+fn a_service_page_and_a_listing_keep_every_section_not_one() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Both once lost their other sections to one chosen container (recall 0.5–0.6).
+    for id in ["1054", "2903"] {
+        let line = &score(&[unpacked(dir.path(), id)])[0];
+        let main = line["main_text"].as_str().expect("main text");
+        let recall = word_recall(main, &gold_content(id));
+        assert!(
+            recall >= 0.9,
+            "page {id}: main text holds {recall:.2} of the gold's words"
+        );
+    }
+}
+
+#[test]
+fn train_page_type_fits_a_model_from_labelled_pages() {
+    let root = tempfile::tempdir().expect("temp dir");
+    for folder in ["html", "ground-truth"] {
+        std::fs::create_dir(root.path().join(folder)).expect("folder");
+    }
+    // Development pages (the loader keeps only those): four articles, four threads.
+    for id in [
+        "0001", "0002", "0003", "0009", "0403", "0501", "0505", "0509",
+    ] {
+        for (folder, extension) in [("html", "html.gz"), ("ground-truth", "json")] {
+            std::fs::copy(
+                wcxb().join(format!("{folder}/{id}.{extension}")),
+                root.path().join(format!("{folder}/{id}.{extension}")),
+            )
+            .expect("copy");
+        }
+    }
+    let model = root.path().join("page-type.json");
+    let cache = tempfile::tempdir().expect("temp dir");
+    let output = succeed(pagelevel(cache.path()).args([
+        "train-page-type",
+        "--dataset",
+        &format!("wcxb:{}", root.path().display()),
+        "--out",
+        model.to_str().expect("UTF-8 path"),
+        "--alpha",
+        "1,10",
+    ]));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("alpha 10: accuracy on held-out domains"),
+        "{stderr}"
+    );
+    let fitted: Value =
+        serde_json::from_str(&std::fs::read_to_string(&model).expect("model")).expect("JSON");
+    assert_eq!(fitted["classes"], serde_json::json!(["article", "forum"]));
+    assert_eq!(
+        fitted["training_pages"],
+        serde_json::json!([["article", 4], ["forum", 4]])
+    );
+    let accuracy = fitted["cross_validated_accuracy"]
+        .as_f64()
+        .expect("a number");
+    assert!((0.0..=1.0).contains(&accuracy));
+    let message = refused(pagelevel(cache.path()).args([
+        "train-page-type",
+        "--dataset",
+        &format!("wcxb:{}", root.path().display()),
+        "--out",
+        model.to_str().expect("UTF-8 path"),
+        "--alpha=1,-1",
+    ]));
+    assert!(message.contains("--alpha"), "{message}");
+}
