@@ -4,6 +4,9 @@
 //! the main-text choice kept.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
 
 use url::Url;
 
@@ -140,6 +143,54 @@ const CALLS_TO_ACTION: [&str; 9] = [
     "learn more",
 ];
 
+/// Words of a thread (per 1,000 content words, a fact).
+const FORUM_WORDS: [&str; 7] = [
+    "reply", "replies", "posted", "joined", "quote", "upvote", "views",
+];
+
+/// Words of a shop (per 1,000 content words, a fact).
+const SHOP_WORDS: [&str; 8] = [
+    "add to cart",
+    "add to bag",
+    "in stock",
+    "sku",
+    "quantity",
+    "buy now",
+    "shipping",
+    "reviews",
+];
+
+/// Sort and filter controls of a listing.
+const SORT_PHRASES: [&str; 3] = ["sort by", "filter by", "showing"];
+
+/// The phrase groups, in the order of [`phrase_counts`]' answer.
+const PHRASE_GROUPS: [&[&str]; 4] = [&FORUM_WORDS, &SHOP_WORDS, &CALLS_TO_ACTION, &SORT_PHRASES];
+
+/// Occurrences of each group's phrases in `text`, ignoring ASCII case: one pass over the text
+/// for every phrase (a page's text is read once, not once a phrase).
+fn phrase_counts(text: &str) -> [usize; PHRASE_GROUPS.len()] {
+    static SEARCH: OnceLock<(AhoCorasick, Vec<usize>)> = OnceLock::new();
+    let (search, group_of) = SEARCH.get_or_init(|| {
+        let mut phrases = Vec::new();
+        let mut group_of = Vec::new();
+        for (group, members) in PHRASE_GROUPS.iter().enumerate() {
+            phrases.extend(members.iter().copied());
+            group_of.extend(std::iter::repeat_n(group, members.len()));
+        }
+        let search = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .kind(Some(AhoCorasickKind::DFA))
+            .build(phrases)
+            .expect("fixed phrases build");
+        (search, group_of)
+    });
+    let mut counts = [0; PHRASE_GROUPS.len()];
+    for found in search.find_iter(text) {
+        counts[group_of[found.pattern().as_usize()]] += 1;
+    }
+    counts
+}
+
 /// The facts' names, in order: the first facts, class groups, counted tags, phrases.
 pub fn fact_names() -> Vec<&'static str> {
     let mut names: Vec<&'static str> = BASIC_FACT_NAMES.to_vec();
@@ -152,7 +203,8 @@ pub fn fact_names() -> Vec<&'static str> {
 /// The facts of a scored page for its type, in the order of [`fact_names`]: `content_text` is
 /// the segmentation's content, `extracted` the main-text choice.
 pub fn page_facts(page: &Page, content_text: &str, extracted: &Extracted) -> Vec<f64> {
-    let mut facts = basic_facts(page, content_text, extracted).to_vec();
+    let content_phrases = phrase_counts(content_text);
+    let mut facts = basic_facts(page, content_text, &content_phrases, extracted).to_vec();
     let dom = &page.dom;
     let ln = |count: usize| (count as f64).ln_1p();
     let mut tag_counts: HashMap<&str, usize> = HashMap::new();
@@ -168,9 +220,9 @@ pub fn page_facts(page: &Page, content_text: &str, extracted: &Extracted) -> Vec
                 if token.is_empty() {
                     continue;
                 }
-                let token = token.to_ascii_lowercase();
-                for (count, (_, words)) in group_counts.iter_mut().zip(CLASS_GROUPS) {
-                    if words.iter().any(|word| names_part(&token, word)) {
+                let groups = class_groups_of(&token.to_ascii_lowercase());
+                for (group, count) in group_counts.iter_mut().enumerate() {
+                    if groups & (1 << group) != 0 {
                         *count += 1;
                     }
                 }
@@ -183,37 +235,73 @@ pub fn page_facts(page: &Page, content_text: &str, extracted: &Extracted) -> Vec
             .iter()
             .map(|(_, tag)| ln(tag_counts.get(tag).copied().unwrap_or(0))),
     );
-    let text = visible_text_lowercase(dom);
+    // Filters, sort controls and result counts are often template: read the whole page's text.
+    let text = page_text(dom);
+    let [_, _, calls_to_action, sort_controls] = phrase_counts(&text);
     facts.push(f64::from(mentions_result_count(&text)));
-    facts.push(f64::from(
-        ["sort by", "filter by", "showing"]
-            .iter()
-            .any(|phrase| text.contains(phrase)),
-    ));
-    facts.push(ln(CALLS_TO_ACTION
-        .iter()
-        .map(|phrase| text.matches(phrase).count())
-        .sum()));
+    facts.push(f64::from(sort_controls > 0));
+    facts.push(ln(calls_to_action));
     facts
+}
+
+/// The class groups a lower-case class token names, one bit per group of [`CLASS_GROUPS`]: a
+/// word matches one of the token's `-`-separated parts, or (for the few words with a `-`) a run
+/// of them. Looked up, not searched: a page has thousands of tokens.
+fn class_groups_of(token: &str) -> u8 {
+    static SINGLE_WORDS: OnceLock<HashMap<&'static str, u8>> = OnceLock::new();
+    let single_words = SINGLE_WORDS.get_or_init(|| {
+        let mut map: HashMap<&'static str, u8> = HashMap::new();
+        for (group, (_, words)) in CLASS_GROUPS.iter().enumerate() {
+            for word in words.iter().filter(|word| !word.contains('-')) {
+                *map.entry(word).or_default() |= 1 << group;
+            }
+        }
+        map
+    });
+    let mut groups = token
+        .split('-')
+        .filter_map(|part| single_words.get(part))
+        .fold(0, |groups, bits| groups | bits);
+    if token.contains('-') {
+        for (group, (_, words)) in CLASS_GROUPS.iter().enumerate() {
+            if words
+                .iter()
+                .any(|word| word.contains('-') && names_part(token, word))
+            {
+                groups |= 1 << group;
+            }
+        }
+    }
+    groups
 }
 
 /// Whether a class token is `word` or holds it as a `-`-separated part.
 fn names_part(token: &str, word: &str) -> bool {
-    token == word
-        || token
-            .strip_prefix(word)
-            .is_some_and(|rest| rest.starts_with('-'))
-        || token
-            .strip_suffix(word)
-            .is_some_and(|rest| rest.ends_with('-'))
-        || token.contains(&format!("-{word}-"))
+    token.match_indices(word).any(|(start, _)| {
+        let end = start + word.len();
+        (start == 0 || token.as_bytes()[start - 1] == b'-')
+            && (end == token.len() || token.as_bytes()[end] == b'-')
+    })
 }
 
-/// Every text node of the page, lower-cased, joined by spaces.
-fn visible_text_lowercase(dom: &Dom) -> String {
-    let mut text = String::new();
+/// Runs of characters between ASCII whitespace: the facts' word count, a byte scan (the text
+/// of a page is read several times over).
+fn word_count(text: &str) -> usize {
+    let mut words = 0;
+    let mut in_word = false;
+    for byte in text.bytes() {
+        let space = byte.is_ascii_whitespace();
+        words += usize::from(!space && !in_word);
+        in_word = !space;
+    }
+    words
+}
+
+/// Every text node of the page, a space between them.
+fn page_text(dom: &Dom) -> String {
+    let mut text = String::with_capacity(dom.texts.iter().map(|node| node.text.len() + 1).sum());
     for node in &dom.texts {
-        text.push_str(&node.text.to_lowercase());
+        text.push_str(&node.text);
         text.push(' ');
     }
     text
@@ -221,13 +309,22 @@ fn visible_text_lowercase(dom: &Dom) -> String {
 
 /// "1,204 results", "36 products": a number followed by a noun of results.
 fn mentions_result_count(text: &str) -> bool {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    words.windows(2).any(|pair| {
-        pair[0].chars().next().is_some_and(|c| c.is_ascii_digit())
-            && pair[0]
+    let is_number = |word: &str| {
+        word.starts_with(|c: char| c.is_ascii_digit())
+            && word
                 .chars()
                 .all(|c| c.is_ascii_digit() || c == ',' || c == '.')
-            && RESULT_NOUNS.contains(&pair[1].trim_end_matches(|c: char| !c.is_alphanumeric()))
+    };
+    let mut words = text.split_ascii_whitespace();
+    let mut previous = words.next();
+    words.any(|word| {
+        let noun = word.trim_end_matches(|c: char| !c.is_alphanumeric());
+        let counted = previous.is_some_and(is_number)
+            && RESULT_NOUNS
+                .iter()
+                .any(|result| result.eq_ignore_ascii_case(noun));
+        previous = Some(word);
+        counted
     })
 }
 
@@ -384,7 +481,12 @@ const URL_WORDS: [(usize, &[&str]); 5] = [
 ];
 
 /// The first facts of a scored page.
-fn basic_facts(page: &Page, content_text: &str, extracted: &Extracted) -> [f64; BASIC_FACT_COUNT] {
+fn basic_facts(
+    page: &Page,
+    content_text: &str,
+    content_phrases: &[usize; PHRASE_GROUPS.len()],
+    extracted: &Extracted,
+) -> [f64; BASIC_FACT_COUNT] {
     let dom = &page.dom;
     let mut features = [0.0; BASIC_FACT_COUNT];
     for kind in json_ld_types(dom) {
@@ -416,31 +518,23 @@ fn basic_facts(page: &Page, content_text: &str, extracted: &Extracted) -> [f64; 
             _ => {}
         }
     }
-    let in_code = dom.within(|element| matches!(element.tag.as_str(), "pre" | "code"));
-    let (mut words, mut code_words) = (0usize, 0usize);
-    for text in &dom.texts {
-        let count = text.text.split_whitespace().count();
-        words += count;
-        if in_code[text.parent.index()] {
-            code_words += count;
-        }
-    }
-    let content_words = content_text.split_whitespace().count();
-    let main_words = extracted.main_text.split_whitespace().count();
+    let words = TextWords::of(dom);
+    let content_words = word_count(content_text);
+    let main_words = word_count(&extracted.main_text);
     let main_paragraphs = extracted.main_blocks.len();
     let ln = |count: usize| (count as f64).ln_1p();
     features[8] = ln(price_mentions(content_text));
-    features[9] = code_words as f64 / words.max(1) as f64;
+    features[9] = words.code as f64 / words.all.max(1) as f64;
     features[10] = ln(counts.articles);
     features[11] = ln(counts.headings);
     features[12] = ln(counts.times);
     features[13] = ln(counts.buttons);
     features[14] = ln(counts.images);
-    features[15] = ln(words);
+    features[15] = ln(words.all);
     features[16] = main_words as f64 / content_words.max(1) as f64;
     features[17] = ln(main_paragraphs);
     features[18] = ln(main_words / main_paragraphs.max(1));
-    features[19] = link_share(dom);
+    features[19] = words.linked as f64 / words.all.max(1) as f64;
     if let Some(url) = page_url(page) {
         let segments: Vec<String> = url
             .path_segments()
@@ -467,36 +561,11 @@ fn basic_facts(page: &Page, content_text: &str, extracted: &Extracted) -> [f64; 
         }
     }
     features[27] = ln(dom.ids().filter(|&id| dom.element(id).tag == "a").count());
-    let in_list_item = dom.within(|element| element.tag == "li");
-    let list_words: usize = dom
-        .texts
-        .iter()
-        .filter(|text| in_list_item[text.parent.index()])
-        .map(|text| text.text.split_whitespace().count())
-        .sum();
-    features[28] = list_words as f64 / words.max(1) as f64;
+    features[28] = words.in_list_items as f64 / words.all.max(1) as f64;
     features[29] = ln(most_repeated_block(dom));
-    let lowered = content_text.to_lowercase();
-    let per_thousand = |phrases: &[&str]| {
-        let found: usize = phrases
-            .iter()
-            .map(|phrase| lowered.matches(phrase).count())
-            .sum();
-        (1000.0 * found as f64 / content_words.max(1) as f64).ln_1p()
-    };
-    features[30] = per_thousand(&[
-        "reply", "replies", "posted", "joined", "quote", "upvote", "views",
-    ]);
-    features[31] = per_thousand(&[
-        "add to cart",
-        "add to bag",
-        "in stock",
-        "sku",
-        "quantity",
-        "buy now",
-        "shipping",
-        "reviews",
-    ]);
+    let per_thousand = |found: usize| (1000.0 * found as f64 / content_words.max(1) as f64).ln_1p();
+    features[30] = per_thousand(content_phrases[0]);
+    features[31] = per_thousand(content_phrases[1]);
     features
 }
 
@@ -555,18 +624,35 @@ pub(super) fn page_url(page: &Page) -> Option<Url> {
     })
 }
 
-/// The share of the page's words that are link text.
-fn link_share(dom: &Dom) -> f64 {
-    let in_link = dom.within_links();
-    let (mut words, mut linked) = (0usize, 0usize);
-    for text in &dom.texts {
-        let count = text.text.split_whitespace().count();
-        words += count;
-        if in_link[text.parent.index()] {
-            linked += count;
+/// Words of the page's text, in all and in places that tell its type: one pass over the text.
+struct TextWords {
+    all: usize,
+    code: usize,
+    linked: usize,
+    in_list_items: usize,
+}
+
+impl TextWords {
+    fn of(dom: &Dom) -> TextWords {
+        let in_code = dom.within(|element| matches!(element.tag.as_str(), "pre" | "code"));
+        let in_link = dom.within_links();
+        let in_list_item = dom.within(|element| element.tag == "li");
+        let mut words = TextWords {
+            all: 0,
+            code: 0,
+            linked: 0,
+            in_list_items: 0,
+        };
+        for text in &dom.texts {
+            let count = word_count(&text.text);
+            let parent = text.parent.index();
+            words.all += count;
+            words.code += usize::from(in_code[parent]) * count;
+            words.linked += usize::from(in_link[parent]) * count;
+            words.in_list_items += usize::from(in_list_item[parent]) * count;
         }
+        words
     }
-    linked as f64 / words.max(1) as f64
 }
 
 /// Amounts of money in the text: a currency sign next to a digit ("$19.99", "19,99 €").
@@ -654,7 +740,16 @@ mod tests {
         assert!(names_part("site-pagination", "pagination"));
         assert!(names_part("js-post-body", "post"));
         assert!(!names_part("postal", "post"));
-        assert!(mentions_result_count("showing 1,204 results for shoes"));
+        let post = 1 << 4;
+        assert_eq!(class_groups_of("js-post-body") & post, post);
+        assert_eq!(class_groups_of("postal") & post, 0);
+        assert_eq!(class_groups_of("page-numbers"), 1 << 1);
+        assert!(mentions_result_count("Showing 1,204 Results for shoes"));
+        assert_eq!(
+            phrase_counts("Add to Cart · REPLY · reply · Sort by price · get started"),
+            [2, 1, 1, 1]
+        );
+        assert_eq!(word_count("  two\twords \n"), 2);
         assert!(!mentions_result_count("in 2024 the results were"));
     }
 
