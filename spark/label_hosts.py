@@ -195,19 +195,20 @@ def sampled_places(context, paths: List[str], options: dict):
         .mapPartitions(locate)
         .persist(StorageLevel.MEMORY_AND_DISK)
     )
+    partitions = max(1, context.defaultParallelism)
     skipped = located.filter(lambda item: item[0] == "skipped").map(lambda item: item[1])
     first_captures = (
         located.filter(lambda item: item[0] == "place")
         .map(lambda item: (item[1].url, item[1]))
-        .reduceByKey(lambda one, other: min(one, other, key=lambda place: (place.file, place.record)))
+        .reduceByKey(lambda one, other: min(one, other, key=lambda place: (place.file, place.record)), partitions)
         .values()
     )
-    counts = first_captures.map(lambda place: (place.host, 1)).reduceByKey(add)
+    counts = first_captures.map(lambda place: (place.host, 1)).reduceByKey(add, partitions)
     in_crawl_order = first_captures.map(lambda place: ((place.host, place.file, place.record), place)).union(
         counts.map(lambda host_count: ((host_count[0], -1, -1), host_count[1]))
     )
     samples = in_crawl_order.repartitionAndSortWithinPartitions(
-        max(1, context.defaultParallelism), partitionFunc=lambda key: portable_hash(key[0])
+        partitions, partitionFunc=lambda key: portable_hash(key[0])
     ).mapPartitions(lambda partition: pick_samples(partition, options))
     return skipped, samples
 
