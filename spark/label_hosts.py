@@ -5,27 +5,51 @@
     pagelevel train --rows DIR --out model.json --report report/
 
 The paper's training data comes for free from sites: a site-level detector marks the DOM
-subtrees a host repeats on many of its pages, and those marks label every node. Here each
-WARC file is read in a task; HTML responses are grouped by host, and each host is labelled in
-one task by ``pagelevel.label_site`` (a seeded sample of ``--max-pages`` pages, laid out,
-labelled, one row per classified node). The rows (CSV with a header, ``pagelevel.TRAINING_COLUMNS``)
-are those ``pagelevel train --sites … --rows-out`` writes for the same pages of the same host.
+subtrees a host repeats on many of its pages, and those marks label every node. Each host is
+labelled by ``pagelevel.label_site`` from a seeded sample of ``--max-pages`` of its pages (laid
+out, labelled, one row per classified node). The rows (CSV with a header,
+``pagelevel.TRAINING_COLUMNS``) are those ``pagelevel train --sites … --rows-out`` writes for the
+same pages of the same host.
 
-Hosts with fewer than ``--min-pages`` usable pages are skipped and listed on standard error.
-A host's pages are held by one executor while it is labelled: a host's response bodies must fit
-in an executor's memory (``--max-pages`` bounds what is laid out, not what is grouped).
+The job reads the crawl twice, so that no task holds more than a host's sample:
+
+1. Each WARC file is read in a task, keeping only where each HTML response lies (:class:`Place`:
+   host, URL, file, record, byte offset) — no bodies. A URL archived twice is one page, its
+   first capture. The places are sorted by host in crawl order (Spark sorts and spills), and
+   each host's sample is picked from its page count by ``pagelevel.host_sample``: the very
+   sample ``label_site`` draws, so the rows are those of labelling all the host's pages.
+2. Each WARC file is read again for the sampled records only (a seek to each record's offset),
+   the bodies are grouped by host — at most ``--max-pages`` a host — and labelled.
+
+Hosts with fewer than ``--min-pages`` usable pages are skipped and listed on standard error, as
+are hosts whose sampled record cannot be read again and WARC files damaged part-way (their
+responses before the damage are kept).
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Iterable, Iterator, List, Optional, Tuple
+from operator import add
+from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple
 from urllib.parse import urlsplit
 
 from score_warc import WorkersCannotImportPagelevel, expand, job_arguments, master_for, missing_warc, start_session
 
-# (host, (file index, record index, url, body, HTTP charset))
-HostRecord = Tuple[str, Tuple[int, int, str, bytes, Optional[str]]]
+
+class Place(NamedTuple):
+    """Where one HTML response lies in the crawl: all the first pass keeps of it."""
+
+    host: str
+    url: str
+    file: int  # index of the WARC file in the job's file list
+    record: int  # ordinal of the response among its file's HTML responses
+    offset: int  # byte offset of its record in the file, where the second pass seeks
+
+
+# (rank in the host's sample, url, body or None, HTTP charset or why the record is unreadable)
+SampledPage = Tuple[int, str, Optional[bytes], Optional[str]]
+# ("row", training row) or ("skipped", (host or WARC path, reason))
+Labelled = Tuple[str, tuple]
 
 
 def http_charset(content_type: str) -> Optional[str]:
@@ -51,43 +75,99 @@ def site_of(url: str) -> Optional[str]:
     return parts.hostname if port in (None, default) else f"{parts.hostname}:{port}"
 
 
-def host_records(indexed_paths: Iterable[Tuple[int, str]]) -> Iterator[HostRecord]:
-    """Every HTML response of the files, keyed by host, with its place in the crawl."""
+def html_responses(stream) -> Iterator[Tuple[int, str, str]]:
+    """(offset, url, host) of every HTML response with a host; bodies are skipped unread."""
     from warcio.archiveiterator import ArchiveIterator
 
+    records = ArchiveIterator(stream)
+    for record in records:
+        if record.rec_type != "response" or record.http_headers is None:
+            continue
+        if record.http_headers.get_statuscode() != "200":
+            continue
+        content_type = record.http_headers.get_header("Content-Type") or ""
+        if "html" not in content_type.lower():
+            continue
+        url = record.rec_headers.get_header("WARC-Target-URI") or ""
+        host = site_of(url)
+        if host:
+            yield records.get_record_offset(), url, host
+
+
+def locate(indexed_paths: Iterable[Tuple[int, str]]) -> Iterator[Tuple[str, tuple]]:
+    """Pass 1: ("place", Place) for every HTML response of the files, bodies unread; a file
+    damaged part-way ends with ("skipped", (path, reason)) after the places read before."""
     for file_index, path in indexed_paths:
-        with open(path, "rb") as stream:
-            record_index = 0
-            for record in ArchiveIterator(stream):
-                if record.rec_type != "response" or record.http_headers is None:
-                    continue
-                if record.http_headers.get_statuscode() != "200":
-                    continue
-                content_type = record.http_headers.get_header("Content-Type") or ""
-                if "html" not in content_type.lower():
-                    continue
-                url = record.rec_headers.get_header("WARC-Target-URI") or ""
-                host = site_of(url)
-                if not host:
-                    continue
-                body = record.content_stream().read()
-                yield host, (file_index, record_index, url, body, http_charset(content_type))
-                record_index += 1
+        ordinal = 0
+        try:
+            with open(path, "rb") as stream:
+                for offset, url, host in html_responses(stream):
+                    yield "place", Place(host, url, file_index, ordinal, offset)
+                    ordinal += 1
+        except Exception as error:  # a damaged archive is a listed skip, not a lost task
+            yield "skipped", (path, f"cannot read past HTML response {ordinal} of the WARC file: {error}")
 
 
-def label_host(host: str, records, options: dict) -> Iterator[Tuple[str, tuple]]:
-    """("row", row) for each training row of the host, or one ("skipped", reason)."""
+def pick_samples(sorted_places: Iterable[Tuple[tuple, object]], options: dict) -> Iterator[Tuple[int, tuple]]:
+    """Pass 1's end: (file, (rank in the sample, place)) of each sampled page, from one
+    partition's places sorted by (host, file, record), each host's run headed by its page
+    count (key (host, -1, -1)). Holds one host's sample positions, never its pages."""
     import pagelevel
 
-    # Crawl order (file, then record), as `pagelevel train` reads a WARC: the sample is drawn
-    # from this order, so both pick the same pages.
-    pages, seen = [], set()
-    for _, _, url, body, charset in sorted(records, key=lambda record: record[:2]):
-        if url not in seen:  # a URL archived twice is one page, its first capture
-            seen.add(url)
-            pages.append((url, body, charset))
+    chosen: Dict[int, int] = {}
+    position = 0
+    for (host, file, _), value in sorted_places:
+        if file < 0:
+            order = pagelevel.host_sample(value, host=host, max_pages=options["max_pages"], seed=options["seed"])
+            chosen = {index: rank for rank, index in enumerate(order)}
+            position = 0
+            continue
+        if position in chosen:
+            yield value.file, (chosen[position], value)
+        position += 1
+
+
+def read_sample(path: str, sampled: Iterable[Tuple[int, Place]]) -> Iterator[Tuple[str, SampledPage]]:
+    """Pass 2: (host, sampled page) for the sampled records of one WARC file, read by seeking
+    to each record's offset; no other record of the file is read. A record that is not there,
+    or cannot be read, comes out without a body and with the reason."""
+    from warcio.archiveiterator import ArchiveIterator
+
+    sampled = sorted(sampled, key=lambda item: item[1].offset)
     try:
-        for row in pagelevel.label_site(pages, host=host, **options):
+        stream = open(path, "rb")
+    except OSError as error:
+        for rank, place in sampled:
+            yield place.host, (rank, place.url, None, f"cannot open {path} again: {error}")
+        return
+    with stream:
+        for rank, place in sampled:
+            try:
+                stream.seek(place.offset)
+                record = next(iter(ArchiveIterator(stream)))
+                url = record.rec_headers.get_header("WARC-Target-URI")
+                if record.rec_type != "response" or url != place.url:
+                    raise ValueError(f"the record there is a {record.rec_type} of {url}")
+                body = record.content_stream().read()
+                charset = http_charset(record.http_headers.get_header("Content-Type") or "")
+                yield place.host, (rank, place.url, body, charset)
+            except Exception as error:  # a broken record is a listed skip, not a lost task
+                reason = f"cannot read {place.url} again at offset {place.offset} of {path}: {error}"
+                yield place.host, (rank, place.url, None, reason)
+
+
+def label_sample(host: str, sample: Iterable[SampledPage], options: dict) -> Iterator[Labelled]:
+    """("row", row) for each training row of the host's sampled pages, or one ("skipped", reason)."""
+    import pagelevel
+
+    pages = sorted(sample, key=lambda page: page[0])
+    unreadable = [reason for _, _, body, reason in pages if body is None]
+    if unreadable:
+        yield "skipped", (host, unreadable[0])
+        return
+    try:
+        sampled = [(url, body, charset) for _, url, body, charset in pages]
+        for row in pagelevel.label_site(sampled, host=host, sampled=True, **options):
             yield "row", row
     except (pagelevel.SiteError, pagelevel.PageError, ValueError) as error:
         yield "skipped", (host, str(error))
@@ -105,26 +185,56 @@ def row_schema():
     )
 
 
+def sampled_places(context, paths: List[str], options: dict):
+    """Pass 1: (skipped files RDD, RDD of (file, (rank, Place)) for every host's sample)."""
+    from pyspark import StorageLevel
+    from pyspark.rdd import portable_hash
+
+    located = (
+        context.parallelize(list(enumerate(paths)), max(1, len(paths)))
+        .mapPartitions(locate)
+        .persist(StorageLevel.MEMORY_AND_DISK)
+    )
+    partitions = max(1, context.defaultParallelism)
+    skipped = located.filter(lambda item: item[0] == "skipped").map(lambda item: item[1])
+    first_captures = (
+        located.filter(lambda item: item[0] == "place")
+        .map(lambda item: (item[1].url, item[1]))
+        .reduceByKey(lambda one, other: min(one, other, key=lambda place: (place.file, place.record)), partitions)
+        .values()
+    )
+    counts = first_captures.map(lambda place: (place.host, 1)).reduceByKey(add, partitions)
+    in_crawl_order = first_captures.map(lambda place: ((place.host, place.file, place.record), place)).union(
+        counts.map(lambda host_count: ((host_count[0], -1, -1), host_count[1]))
+    )
+    samples = in_crawl_order.repartitionAndSortWithinPartitions(
+        partitions, partitionFunc=lambda key: portable_hash(key[0])
+    ).mapPartitions(lambda partition: pick_samples(partition, options))
+    return skipped, samples
+
+
 def run(patterns: List[str], output: str, master: Optional[str], options: dict) -> Tuple[int, List[Tuple[str, str]]]:
-    """Labels every host of the WARC files and writes the rows; returns (rows, skipped hosts)."""
+    """Labels every host of the WARC files and writes the rows; returns (rows, skipped hosts
+    and damaged WARC files, each with the reason)."""
     from pyspark import StorageLevel
 
     paths = expand(patterns)
     spark = start_session("pagelevel-label-hosts", master, ["label_hosts.py", "score_warc.py"])
     try:
         context = spark.sparkContext
+        damaged, samples = sampled_places(context, paths, options)
         labelled = (
-            context.parallelize(list(enumerate(paths)), max(1, len(paths)))
-            .mapPartitions(host_records)
+            samples.groupByKey(max(1, len(paths)))
+            .flatMap(lambda file_and_sample: read_sample(paths[file_and_sample[0]], file_and_sample[1]))
             .groupByKey(max(1, context.defaultParallelism))
-            .flatMap(lambda host_and_records: label_host(host_and_records[0], host_and_records[1], options))
+            .flatMap(lambda host_and_sample: label_sample(host_and_sample[0], host_and_sample[1], options))
             .persist(StorageLevel.MEMORY_AND_DISK)
         )
         rows = labelled.filter(lambda item: item[0] == "row").map(lambda item: item[1])
         frame = spark.createDataFrame(rows, row_schema())
         frame.write.mode("overwrite").option("header", True).csv(output)
-        skipped = labelled.filter(lambda item: item[0] == "skipped").map(lambda item: item[1]).collect()
-        return spark.read.option("header", True).csv(output).count(), sorted(skipped)
+        skipped = labelled.filter(lambda item: item[0] == "skipped").map(lambda item: item[1])
+        return spark.read.option("header", True).csv(output).count(), sorted(skipped.union(damaged).collect())
     finally:
         spark.stop()
 
@@ -152,9 +262,15 @@ def main(argv: List[str]) -> int:
     except WorkersCannotImportPagelevel as error:
         print(f"pagelevel: error: {error}", file=sys.stderr)
         return 2
-    for host, reason in skipped:
+    files = set(expand(args.warcs))
+    damaged = [(path, reason) for path, reason in skipped if path in files]
+    hosts = [(host, reason) for host, reason in skipped if host not in files]
+    for path, reason in damaged:
+        print(f"pagelevel: warning: read only part of {path}: {reason}", file=sys.stderr)
+    for host, reason in hosts:
         print(f"pagelevel: warning: skipped host {host}: {reason}", file=sys.stderr)
-    print(f"wrote {rows} training rows to {args.output} ({len(skipped)} hosts skipped)", file=sys.stderr)
+    cut_short = f", {len(damaged)} WARC files read in part" if damaged else ""
+    print(f"wrote {rows} training rows to {args.output} ({len(hosts)} hosts skipped{cut_short})", file=sys.stderr)
     return 0
 
 

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use pagelevel::page::PageSource;
 use pagelevel::render::{DEFAULT_LAYOUT_MEMORY_MIB, RenderOptions};
 use pagelevel::sitelevel::Method;
-use pagelevel::train::{self, Silent, TrainOptions, row_columns, site_rows};
+use pagelevel::train::{self, Silent, SitePages, TrainOptions, row_columns, site_rows};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -30,11 +30,12 @@ type ServedPage = (String, Vec<u8>, Option<String>);
 
 /// The training rows of one host's pages: a seeded sample of `max_pages` of them (the same
 /// sample whichever other hosts a job sees), laid out, labelled by the site-level detector and
-/// turned into one tuple per classified node, in `TRAINING_COLUMNS` order.
+/// turned into one tuple per classified node, in `TRAINING_COLUMNS` order. With `sampled`, the
+/// pages are already the host's sample, in `host_sample`'s order, and are labelled as given.
 #[pyfunction]
 #[pyo3(signature = (
     pages, *, host, name = None, layout = "native", max_pages = 200, min_pages = 10,
-    theta = 0.1, labeler = "frequency", seed = 7, chromium = None,
+    theta = 0.1, labeler = "frequency", seed = 7, chromium = None, sampled = false,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn label_site(
@@ -49,6 +50,7 @@ pub fn label_site(
     labeler: &str,
     seed: u64,
     chromium: Option<PathBuf>,
+    sampled: bool,
 ) -> PyResult<Vec<Py<PyTuple>>> {
     let layout = LayoutChoice::parse(layout)?;
     let labeler: Method =
@@ -76,12 +78,22 @@ pub fn label_site(
             .map_err(|error| PyValueError::new_err(format!("bad URL {url:?}: {error}")))?;
         sources.push(PageSource::from_bytes(bytes, Some(parsed), charset));
     }
-    let site = train::host_site(
-        name.unwrap_or_else(|| host.clone()),
-        &host,
-        sources,
-        &options,
-    );
+    let name = name.unwrap_or_else(|| host.clone());
+    let site = if sampled {
+        if sources.len() > max_pages {
+            return Err(PyValueError::new_err(format!(
+                "a sample of {} pages is larger than max_pages {max_pages}",
+                sources.len()
+            )));
+        }
+        SitePages {
+            name,
+            sources,
+            unreadable: Vec::new(),
+        }
+    } else {
+        train::host_site(name, &host, sources, &options)
+    };
     let labelled = py.detach(|| -> PyResult<_> {
         let render = RenderOptions {
             chromium,
@@ -112,9 +124,24 @@ pub fn label_site(
         .collect()
 }
 
-/// Adds `label_site`, `SiteError` and `TRAINING_COLUMNS` to the module.
+/// The sample `label_site` draws from a host's `count` pages (in archive order): the indices of
+/// the pages kept, in sample order. Only the count is needed, so a crawl job can pick a host's
+/// pages before it reads their bodies, then label them with `label_site(..., sampled=True)`.
+#[pyfunction]
+#[pyo3(signature = (count, *, host, max_pages = 200, seed = 7))]
+pub fn host_sample(count: usize, host: &str, max_pages: usize, seed: u64) -> Vec<usize> {
+    let options = TrainOptions {
+        max_pages,
+        seed,
+        ..TrainOptions::default()
+    };
+    train::host_sample(host, count, &options)
+}
+
+/// Adds `label_site`, `host_sample`, `SiteError` and `TRAINING_COLUMNS` to the module.
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(label_site, module)?)?;
+    module.add_function(wrap_pyfunction!(host_sample, module)?)?;
     module.add("SiteError", module.py().get_type::<SiteError>())?;
     module.add("TRAINING_COLUMNS", row_columns())?;
     Ok(())

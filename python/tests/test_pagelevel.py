@@ -233,6 +233,22 @@ def test_label_site_gives_training_rows_of_a_hosts_pages():
         pagelevel.label_site(pages[:2], host="sqlite.org")
 
 
+@pytest.mark.parametrize("labeler", ["frequency", "pagelets", "rtdm", "msa"])
+def test_host_sample_names_the_pages_label_site_samples_from_the_count_alone(labeler):
+    site = LABELLED / ".." / "sites" / "httrack-website"
+    files = sorted(site.glob("*.html"))[:9]
+    pages = [(f"https://httrack.org/{file.name}", file.read_bytes(), None) for file in files]
+    chosen = pagelevel.host_sample(len(pages), host="httrack.org", max_pages=4, seed=3)
+    assert len(chosen) == len(set(chosen)) == 4 and all(0 <= index < 9 for index in chosen)
+    assert pagelevel.host_sample(9, host="httrack.org", max_pages=4, seed=3) == chosen, "seeded"
+    assert sorted(pagelevel.host_sample(3, host="httrack.org", max_pages=4)) == [0, 1, 2]
+    options = {"host": "httrack.org", "max_pages": 4, "min_pages": 3, "seed": 3, "labeler": labeler}
+    sample = [pages[index] for index in chosen]
+    assert pagelevel.label_site(sample, sampled=True, **options) == pagelevel.label_site(pages, **options)
+    with pytest.raises(ValueError, match="larger than max_pages 4"):
+        pagelevel.label_site(pages, sampled=True, **options)
+
+
 def test_score_without_nodes_is_the_command_lines_jsonl_line():
     page = labelled("dragnet/HTML/128.html")
     line = pagelevel.Scorer().score(path=page, nodes=False)

@@ -360,29 +360,43 @@ pub fn site_pages(site: &SiteSource, options: &TrainOptions) -> Result<Vec<SiteP
     }
 }
 
-/// One host's pages (in archive order) as a site: a seeded random sample of
-/// [`TrainOptions::max_pages`]. The sample's seed is derived from [`TrainOptions::seed`] and the
-/// host, so a host gets the same sample whichever other hosts, files or Spark partitions it
-/// comes with.
+/// One host's pages (in archive order) as a site: the sample [`host_sample`] draws.
 pub fn host_site(
     name: String,
     host: &str,
-    mut sources: Vec<PageSource>,
+    sources: Vec<PageSource>,
     options: &TrainOptions,
 ) -> SitePages {
+    let mut pages: Vec<Option<PageSource>> = sources.into_iter().map(Some).collect();
+    let sources = host_sample(host, pages.len(), options)
+        .into_iter()
+        .filter_map(|index| pages[index].take())
+        .collect();
+    SitePages {
+        name,
+        sources,
+        unreadable: Vec::new(),
+    }
+}
+
+/// The sample of a host with `count` pages in archive order: the indices of the pages kept, in
+/// sample order, a seeded random sample of [`TrainOptions::max_pages`]. The seed is derived from
+/// [`TrainOptions::seed`] and the host, so a host gets the same sample whichever other hosts,
+/// files or Spark partitions it comes with; only the count is drawn from, never the pages, so a
+/// crawl job can pick a host's sample before it reads a single body (`spark/label_hosts.py`).
+pub fn host_sample(host: &str, count: usize, options: &TrainOptions) -> Vec<usize> {
     // FNV-1a: a fixed, documented hash, unlike std's, so samples stay the same across Rust
     // versions and in every process (Python, Spark executors).
     let host_hash = host.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
         (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
     });
     let mut rng = StdRng::seed_from_u64(options.seed ^ host_hash);
-    sources.shuffle(&mut rng);
-    sources.truncate(options.max_pages);
-    SitePages {
-        name,
-        sources,
-        unreadable: Vec::new(),
-    }
+    // Shuffling indices permutes them exactly as shuffling the pages would: the shuffle only
+    // swaps places, whatever they hold.
+    let mut order: Vec<usize> = (0..count).collect();
+    order.shuffle(&mut rng);
+    order.truncate(options.max_pages);
+    order
 }
 
 /// Renders and labels the pages of one site.

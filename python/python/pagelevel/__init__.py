@@ -18,7 +18,8 @@ with the GIL released on an engine of its own.
 
 Training on a crawl: :func:`label_site` labels one host's pages with the site-level detector
 and returns training rows (``TRAINING_COLUMNS``), the table ``pagelevel train --rows`` fits;
-``spark/label_hosts.py`` runs it per host on Spark executors.
+:func:`host_sample` names the pages it samples from a host's page count alone, so
+``spark/label_hosts.py`` reads only the sampled bodies of a host before labelling it.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import os
 import threading
 from typing import Any, Dict, Optional, Tuple, Union
 
-from ._pagelevel import TRAINING_COLUMNS, PageError, SiteError, label_site
+from ._pagelevel import TRAINING_COLUMNS, PageError, SiteError, host_sample, label_site
 from ._pagelevel import Scorer as _RustScorer
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "TRAINING_COLUMNS",
     "content",
     "extract",
+    "host_sample",
     "label_site",
     "score",
 ]

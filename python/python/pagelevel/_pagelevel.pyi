@@ -93,7 +93,13 @@ def label_site(
     labeler: Literal["frequency", "pagelets", "rtdm", "msa"] = "frequency",
     seed: int = 7,
     chromium: Optional[StrPath] = None,
+    sampled: bool = False,
 ) -> List[Tuple[object, ...]]:
     """Training rows of one host's pages ((url, bytes, charset) in archive order): a seeded
     sample of max_pages, laid out, labelled by the site-level detector; one tuple per
-    classified node, in TRAINING_COLUMNS order, as `pagelevel train --rows-out` writes them."""
+    classified node, in TRAINING_COLUMNS order, as `pagelevel train --rows-out` writes them.
+    With sampled=True the pages are already the sample (host_sample's pages, in its order)."""
+
+def host_sample(count: int, *, host: str, max_pages: int = 200, seed: int = 7) -> List[int]:
+    """The sample label_site draws from a host's count pages in archive order: the indices of
+    the pages kept, in sample order (at most max_pages). Needs the count only, not the pages."""
