@@ -158,3 +158,25 @@ fn train_page_type_fits_a_model_from_labelled_pages() {
     ]));
     assert!(message.contains("--alpha"), "{message}");
 }
+
+#[test]
+fn a_product_whose_description_only_its_structured_data_holds_gets_it_in_the_main_text() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A coffee shop's product page: the visible description sits in a tab a script fills; the
+    // JSON-LD Product carries it whole (with `&amp;` in it).
+    let line = &score(&[unpacked(dir.path(), "0583")])[0];
+    let main = line["main_text"].as_str().expect("main text");
+    let recall = word_recall(main, &gold_content("0583"));
+    assert!(
+        recall >= 0.9,
+        "main text holds {recall:.2} of the gold's words"
+    );
+    assert!(main.contains("SUBSCRIBE & SAVE"), "{main}");
+    let markdown = line["main_markdown"].as_str().expect("Markdown");
+    assert!(
+        markdown
+            .trim_end()
+            .ends_with("eligible for additional discounts or promotional offers.")
+    );
+    assert!(markdown.contains("SUBSCRIBE & SAVE"), "{markdown}");
+}

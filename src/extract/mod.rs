@@ -16,6 +16,7 @@ mod cards;
 mod images;
 mod model;
 mod regions;
+mod structured;
 mod tables;
 
 use crate::layout::Layout;
@@ -78,6 +79,9 @@ pub struct Extracted {
     pub comment_text_nodes: Vec<u32>,
     /// The pictures among the main text (`<img>` elements, document order).
     pub main_images: Vec<NodeId>,
+    /// Text the page's structured data gives as its content and its visible text lacks (a
+    /// product's JSON-LD description), appended to `main_text` as its last paragraph.
+    pub structured_text: Option<String>,
 }
 
 /// What the choice needs to know of one paragraph.
@@ -145,6 +149,13 @@ pub fn extract(
         chosen
     };
     let mut extracted = chosen.extracted(&facts, paragraphs);
+    if let Some(description) =
+        structured::missing_product_description(&json_ld(dom), &extracted.main_text)
+    {
+        extracted.main_text.push_str("\n\n");
+        extracted.main_text.push_str(&description);
+        extracted.structured_text = Some(description);
+    }
     extracted.main_images = images::main_images(
         dom,
         layout,
@@ -250,6 +261,7 @@ impl Choice {
             main_text_nodes: text_nodes(&self.main),
             comment_text_nodes: text_nodes(&self.comments),
             main_images: Vec::new(),
+            structured_text: None,
         }
     }
 }

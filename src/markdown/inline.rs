@@ -115,6 +115,11 @@ pub(super) fn escape_text(word: &str) -> String {
     escaped
 }
 
+/// Plain text as a paragraph's Markdown: its characters and its line start escaped.
+pub(super) fn escape_paragraph(text: &str) -> String {
+    escape_line_start(&escape_text(text))
+}
+
 /// Whether the text after an `&` reads as a character reference (`amp;`, `#39;`, `#x27;`).
 fn starts_character_reference(after: &[char]) -> bool {
     let name_end = after

@@ -603,6 +603,12 @@ fn is_followable(url: &str) -> bool {
             .is_some_and(|scheme| scheme.eq_ignore_ascii_case("javascript:"))
 }
 
+/// Plain text as one Markdown paragraph: whitespace collapsed, markup characters escaped.
+pub fn markdown_paragraph(text: &str) -> String {
+    let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    inline::escape_paragraph(&collapsed)
+}
+
 /// An image's source as an absolute URL: `src`, or for lazy-loaded images (a placeholder
 /// `data:` source or none) `data-src`, `data-original` or the first `srcset` candidate.
 pub fn image_source(element: &crate::page::Element, base: Option<&Url>) -> Option<String> {

@@ -29,6 +29,7 @@ use crate::page::{Page, collapse_whitespace};
 
 pub use date::parse_date;
 use json_ld::StructuredData;
+pub use json_ld::decode_entities;
 use nodes::{BylineKind, DateKind};
 use tags::MetaTags;
 use values::{

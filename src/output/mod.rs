@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::layout::LayoutBox;
-use crate::markdown::{MarkdownOptions, write_markdown};
+use crate::markdown::{MarkdownOptions, markdown_paragraph, write_markdown};
 use crate::metadata::Metadata;
 use crate::page::NodeId;
 use crate::page_type::PageTypeGuess;
@@ -155,12 +155,21 @@ pub fn timings(scored: &ScoredPage) -> BTreeMap<&'static str, f64> {
 /// The main text of a scored page as Markdown.
 pub fn main_markdown(scored: &ScoredPage, options: MarkdownOptions) -> String {
     let extracted = &scored.extracted;
-    markdown_of(
+    let mut markdown = markdown_of(
         scored,
         &extracted.main_text_nodes,
         &extracted.main_images,
         options,
-    )
+    );
+    if let Some(structured) = &extracted.structured_text {
+        if !markdown.is_empty() {
+            markdown.truncate(markdown.trim_end().len());
+            markdown.push_str("\n\n");
+        }
+        markdown.push_str(&markdown_paragraph(structured));
+        markdown.push('\n');
+    }
+    markdown
 }
 
 /// The user comments of a scored page as Markdown (their pictures are avatars: none).
