@@ -2,6 +2,7 @@
 
 mod browser;
 mod eval;
+mod labelled_fit;
 mod model_card;
 mod render;
 mod sample;

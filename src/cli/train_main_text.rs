@@ -1,18 +1,16 @@
 //! `pagelevel train-main-text`: fits the learned main-text model on the development pages of
 //! human-labelled sets, laid out and scored as `score` would.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::Context;
 use clap::Args;
-use pagelevel::eval::{DatasetSpec, load_dataset};
-use pagelevel::staged::StagedFile;
+use pagelevel::eval::DatasetSpec;
 use pagelevel::train::main_text::{MainTextFit, MainTextPage, fit_main_text, label_main_text};
 
 use super::Outcome;
 use super::browser::{BrowserArgs, ModelArgs};
+use super::labelled_fit::{LabelledFit, write_model};
 use super::scoring::ScoringArgs;
 
 /// Fit the main-text model on the development pages of labelled sets.
@@ -62,25 +60,20 @@ pub fn run(args: TrainMainTextArgs) -> anyhow::Result<Outcome> {
     if !(args.alpha.is_finite() && args.alpha >= 0.0) {
         anyhow::bail!("--alpha must be a finite number ≥ 0, got {}", args.alpha);
     }
-    StagedFile::check_writable(&args.out)
-        .with_context(|| format!("cannot write the model to {}", args.out.display()))?;
-    let engine = args.browser.layout.engine();
-    let model = args.model.load(engine)?;
-    let params = args.scoring.params()?;
-    let datasets = args
-        .datasets
-        .iter()
-        .map(load_dataset)
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut layout = args.browser.layout_source(args.browser.render_options())?;
-    let bar = super::page_progress(
-        datasets
-            .iter()
-            .map(|dataset| dataset.pages.len() as u64)
-            .sum(),
-        "{bar:40} {pos}/{len} pages ({per_sec}, eta {eta})",
+    let LabelledFit {
+        datasets,
+        mut layout,
+        model,
+        params,
+        bar,
+    } = LabelledFit::prepare(
+        &args.datasets,
+        &args.out,
+        &args.model,
+        &args.scoring,
+        &args.browser,
         args.quiet,
-    );
+    )?;
     let started = Instant::now();
     let mut failed = 0;
     let examples = label_main_text(
@@ -105,15 +98,8 @@ pub fn run(args: TrainMainTextArgs) -> anyhow::Result<Outcome> {
         spread_cut: args.spread_cut,
         ..MainTextFit::default()
     };
-    let fitted = fit_main_text(&examples, &fit, engine.name())?;
-    let mut staged = StagedFile::create(&args.out)
-        .with_context(|| format!("cannot write the model to {}", args.out.display()))?;
-    let mut json = serde_json::to_string_pretty(&fitted)?;
-    json.push('\n');
-    staged.write_all(json.as_bytes())?;
-    staged
-        .commit()
-        .with_context(|| format!("cannot write the model to {}", args.out.display()))?;
+    let fitted = fit_main_text(&examples, &fit, args.browser.layout.engine().name())?;
+    write_model(&args.out, &fitted)?;
     if !args.quiet {
         eprintln!(
             "fitted on {} paragraphs ({} main text) of {} pages in {:.1} s; {failed} pages failed",

@@ -1,18 +1,16 @@
 //! `pagelevel train-page-type`: fits the page-type model on the development pages of labelled
 //! sets whose pages carry a type (WCXB), laid out and scored as `score` would.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::Context;
 use clap::Args;
-use pagelevel::eval::{DatasetSpec, load_dataset};
-use pagelevel::staged::StagedFile;
+use pagelevel::eval::DatasetSpec;
 use pagelevel::train::page_type::{fit_page_types, label_page_types};
 
 use super::Outcome;
 use super::browser::{BrowserArgs, ModelArgs};
+use super::labelled_fit::{LabelledFit, write_model};
 use super::scoring::ScoringArgs;
 
 /// Fit the page-type model on the development pages of labelled sets with page types.
@@ -48,25 +46,20 @@ pub fn run(args: TrainPageTypeArgs) -> anyhow::Result<Outcome> {
     {
         anyhow::bail!("--alpha must be finite numbers ≥ 0, got {bad}");
     }
-    StagedFile::check_writable(&args.out)
-        .with_context(|| format!("cannot write the model to {}", args.out.display()))?;
-    let engine = args.browser.layout.engine();
-    let model = args.model.load(engine)?;
-    let params = args.scoring.params()?;
-    let datasets = args
-        .datasets
-        .iter()
-        .map(load_dataset)
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut layout = args.browser.layout_source(args.browser.render_options())?;
-    let bar = super::page_progress(
-        datasets
-            .iter()
-            .map(|dataset| dataset.pages.len() as u64)
-            .sum(),
-        "{bar:40} {pos}/{len} pages ({per_sec}, eta {eta})",
+    let LabelledFit {
+        datasets,
+        mut layout,
+        model,
+        params,
+        bar,
+    } = LabelledFit::prepare(
+        &args.datasets,
+        &args.out,
+        &args.model,
+        &args.scoring,
+        &args.browser,
         args.quiet,
-    );
+    )?;
     let started = Instant::now();
     let mut failed = 0;
     let examples = label_page_types(
@@ -90,14 +83,7 @@ pub fn run(args: TrainPageTypeArgs) -> anyhow::Result<Outcome> {
             eprintln!("alpha {alpha}: accuracy on held-out domains {accuracy:.3}");
         }
     })?;
-    let mut staged = StagedFile::create(&args.out)
-        .with_context(|| format!("cannot write the model to {}", args.out.display()))?;
-    let mut json = serde_json::to_string_pretty(&fitted)?;
-    json.push('\n');
-    staged.write_all(json.as_bytes())?;
-    staged
-        .commit()
-        .with_context(|| format!("cannot write the model to {}", args.out.display()))?;
+    write_model(&args.out, &fitted)?;
     if !args.quiet {
         eprintln!(
             "fitted on {} pages in {:.1} s ({failed} failed); accuracy on held-out domains {:.3}",
