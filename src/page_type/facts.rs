@@ -3,10 +3,11 @@
 //! carts, pagination, posts…), phrases (result counts, sort controls, calls to action) and what
 //! the main-text choice kept.
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind};
+// Keys are tags and class names of one page: a fast hash, no need for DoS resistance.
+use rustc_hash::FxHashMap as HashMap;
 
 use url::Url;
 
@@ -177,15 +178,16 @@ fn phrase_counts(text: &str) -> [usize; PHRASE_GROUPS.len()] {
             phrases.extend(members.iter().copied());
             group_of.extend(std::iter::repeat_n(group, members.len()));
         }
+        // Phrases are lower case and matched against a lower-cased copy: the case-sensitive
+        // automaton keeps its fast prefilter, which ASCII case folding would turn off.
         let search = AhoCorasick::builder()
-            .ascii_case_insensitive(true)
             .kind(Some(AhoCorasickKind::DFA))
             .build(phrases)
             .expect("fixed phrases build");
         (search, group_of)
     });
     let mut counts = [0; PHRASE_GROUPS.len()];
-    for found in search.find_iter(text) {
+    for found in search.find_iter(&text.to_ascii_lowercase()) {
         counts[group_of[found.pattern().as_usize()]] += 1;
     }
     counts
@@ -207,7 +209,7 @@ pub fn page_facts(page: &Page, content_text: &str, extracted: &Extracted) -> Vec
     let mut facts = basic_facts(page, content_text, &content_phrases, extracted).to_vec();
     let dom = &page.dom;
     let ln = |count: usize| (count as f64).ln_1p();
-    let mut tag_counts: HashMap<&str, usize> = HashMap::new();
+    let mut tag_counts: HashMap<&str, usize> = HashMap::default();
     let mut group_counts = [0usize; CLASS_GROUPS.len()];
     for id in dom.ids() {
         let element = dom.element(id);
@@ -250,7 +252,7 @@ pub fn page_facts(page: &Page, content_text: &str, extracted: &Extracted) -> Vec
 fn class_groups_of(token: &str) -> u8 {
     static SINGLE_WORDS: OnceLock<HashMap<&'static str, u8>> = OnceLock::new();
     let single_words = SINGLE_WORDS.get_or_init(|| {
-        let mut map: HashMap<&'static str, u8> = HashMap::new();
+        let mut map: HashMap<&'static str, u8> = HashMap::default();
         for (group, (_, words)) in CLASS_GROUPS.iter().enumerate() {
             for word in words.iter().filter(|word| !word.contains('-')) {
                 *map.entry(word).or_default() |= 1 << group;
@@ -572,7 +574,7 @@ fn basic_facts(
 /// How many elements share the most common (tag, class) among elements that have a class and
 /// hold text of their own words: a listing's cards, a thread's posts.
 fn most_repeated_block(dom: &Dom) -> usize {
-    let mut counts: HashMap<(&str, &str), usize> = HashMap::new();
+    let mut counts: HashMap<(&str, &str), usize> = HashMap::default();
     for id in dom.ids() {
         let element = dom.element(id);
         if let Some(class) = element.attribute("class")
