@@ -14,7 +14,7 @@ use std::time::Instant;
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::extract::{ContentPolicy, Extracted, extract};
+use crate::extract::{Extracted, extract};
 use crate::features::{self, PageFeatures};
 use crate::layout::{LaidOutPage, LayoutError, LayoutSource};
 use crate::metadata::{Metadata, page_metadata};
@@ -81,38 +81,38 @@ pub struct ScoredPage {
     pub timings: StageTimings,
 }
 
-/// The main text and comments of a segmented page, chosen as its kind of page calls for: a
-/// first choice tells the page's type (what it kept is one of the type's facts); when the type
-/// calls for another policy (an article drops card lists, a thread takes every post), the choice
-/// is made again under it.
+/// The main text and comments of a segmented page, chosen as its kind of page calls for: the
+/// choice every page gets tells the page's type (what it kept is one of the type's facts); when
+/// the type calls for another policy (an article drops card lists, a thread takes every post),
+/// the choice is made again under it.
 pub fn extract_main_text(
     laid_out: &LaidOutPage,
     segmented: &SegmentedPage,
     params: &ValidParams,
 ) -> (Extracted, PageTypeFeatures, PageTypeGuess) {
     let dom = &laid_out.page.dom;
-    let paragraphs = paragraphs(dom, &segmented.text_visible);
-    let extract_with = |policy: ContentPolicy| {
-        extract(
-            dom,
-            &laid_out.layout,
-            &paragraphs,
-            &segmented.templateness,
-            segmented.threshold,
-            &laid_out.page.title,
-            params.main_text.model(),
-            policy,
-        )
+    let type_page = |extracted: &Extracted| {
+        let features = page_type_features(&laid_out.page, &segmented.content_text, extracted);
+        let guess = PageTypeModel::shipped().guess(&features);
+        (features, guess)
     };
-    let first = extract_with(ContentPolicy::default());
-    let features = page_type_features(&laid_out.page, &segmented.content_text, &first);
-    let guess = PageTypeModel::shipped().guess(&features);
-    let policy = guess.content_policy();
-    let extracted = if policy == ContentPolicy::default() {
-        first
-    } else {
-        extract_with(policy)
-    };
+    let mut typed = None;
+    let extracted = extract(
+        dom,
+        &laid_out.layout,
+        &paragraphs(dom, &segmented.text_visible),
+        &segmented.templateness,
+        segmented.threshold,
+        &laid_out.page.title,
+        params.main_text.model(),
+        &mut |every_page| {
+            let (features, guess) = type_page(every_page);
+            typed = Some((features, guess));
+            guess.content_policy()
+        },
+    );
+    // A page without text has no choice to hear of: it is typed from its empty one.
+    let (features, guess) = typed.unwrap_or_else(|| type_page(&extracted));
     (extracted, features, guess)
 }
 

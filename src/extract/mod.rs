@@ -115,8 +115,9 @@ impl ParagraphFacts {
 /// Chooses the main text and comments of a page from its paragraphs, each element's smoothed
 /// templateness, the threshold the page was segmented with, its boxes and the page title: with
 /// `model`, the paragraphs the learned main-text model finds likely, in the container that holds
-/// most of them; without it (or when it finds none), by the rules alone. `policy` says what the
-/// main text of this kind of page is made of.
+/// most of them; without it (or when it finds none), by the rules alone. `policy_for` hears the
+/// choice every page gets and says what the main text of this kind of page is made of; when
+/// that differs, the choice is made again from the same paragraphs and probabilities.
 #[allow(clippy::too_many_arguments)]
 pub fn extract(
     dom: &Dom,
@@ -126,29 +127,39 @@ pub fn extract(
     threshold: f64,
     title: &str,
     model: Option<&MainTextModel>,
-    policy: ContentPolicy,
+    policy_for: &mut dyn FnMut(&Extracted) -> ContentPolicy,
 ) -> Extracted {
     let region = regions(dom);
     let facts = page_facts(dom, paragraphs, templateness, &region);
     let Some(rules) = choose_by_rules(dom, &facts, threshold, title) else {
         return Extracted::default();
     };
-    let chosen = model
-        .and_then(|model| {
-            let features = paragraph_features(dom, layout, &facts, &rules, threshold, title);
-            let probability: Vec<f64> = features
-                .iter()
-                .map(|features| model.probability(features))
-                .collect();
-            choose_by_model(dom, &facts, &probability, model, policy.spread, title)
-        })
-        .unwrap_or(rules);
-    let chosen = if policy.without_card_lists {
-        without_card_lists(dom, &facts, chosen)
-    } else {
-        chosen
+    let probability: Option<Vec<f64>> = model.map(|model| {
+        paragraph_features(dom, layout, &facts, &rules, threshold, title)
+            .iter()
+            .map(|features| model.probability(features))
+            .collect()
+    });
+    let choose = |policy: ContentPolicy| {
+        let chosen = model
+            .zip(probability.as_deref())
+            .and_then(|(model, probability)| {
+                choose_by_model(dom, &facts, probability, model, policy.spread, title)
+            })
+            .unwrap_or_else(|| rules.clone());
+        if policy.without_card_lists {
+            without_card_lists(dom, &facts, chosen)
+        } else {
+            chosen
+        }
     };
-    let mut extracted = chosen.extracted(&facts, paragraphs);
+    let every_page = choose(ContentPolicy::default()).extracted(&facts, paragraphs);
+    let policy = policy_for(&every_page);
+    let mut extracted = if policy == ContentPolicy::default() {
+        every_page
+    } else {
+        choose(policy).extracted(&facts, paragraphs)
+    };
     if let Some(description) =
         structured::missing_product_description(&json_ld(dom), &extracted.main_text)
     {

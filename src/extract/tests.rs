@@ -56,7 +56,7 @@ fn extract_under(html: &str, template_ids: &[&str], policy: ContentPolicy) -> Ex
         0.5,
         &page.title,
         None,
-        policy,
+        &mut |_| policy,
     )
 }
 
@@ -124,7 +124,7 @@ fn a_page_called_all_template_still_has_its_least_template_like_running_text_as_
         0.25,
         &page.title,
         None,
-        ContentPolicy::default(),
+        &mut |_| ContentPolicy::default(),
     );
     assert!(extracted.main_text.starts_with("The report, long enough"));
     assert!(!extracted.main_text.contains("Home and about"));
