@@ -24,8 +24,30 @@ pub struct LabelledFit {
     pub layout: Box<dyn LayoutSource>,
     pub model: TemplateModel,
     pub params: ValidParams,
-    /// One step a page of every set.
-    pub bar: ProgressBar,
+    pub progress: PageProgress,
+}
+
+/// One step a page of every set, and the pages that failed (each named on standard error).
+pub struct PageProgress {
+    bar: ProgressBar,
+    pub failed: usize,
+}
+
+impl PageProgress {
+    /// One more page done; `failure` is why it could not be used.
+    pub fn page_done(&mut self, page: &str, failure: Option<&str>) {
+        self.bar.inc(1);
+        if let Some(reason) = failure {
+            self.failed += 1;
+            self.bar
+                .suspend(|| eprintln!("pagelevel: page {page} failed: {reason}"));
+        }
+    }
+
+    /// Every page done: the bar goes.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
 }
 
 impl LabelledFit {
@@ -60,7 +82,7 @@ impl LabelledFit {
             layout,
             model,
             params,
-            bar,
+            progress: PageProgress { bar, failed: 0 },
         })
     }
 }

@@ -65,7 +65,7 @@ pub fn run(args: TrainMainTextArgs) -> anyhow::Result<Outcome> {
         mut layout,
         model,
         params,
-        bar,
+        mut progress,
     } = LabelledFit::prepare(
         &args.datasets,
         &args.out,
@@ -75,7 +75,6 @@ pub fn run(args: TrainMainTextArgs) -> anyhow::Result<Outcome> {
         args.quiet,
     )?;
     let started = Instant::now();
-    let mut failed = 0;
     let examples = label_main_text(
         &datasets,
         layout.as_mut(),
@@ -83,14 +82,15 @@ pub fn run(args: TrainMainTextArgs) -> anyhow::Result<Outcome> {
         &params,
         &args.browser.limits(),
         &mut |page, outcome| {
-            bar.inc(1);
-            if let MainTextPage::Failed(reason) = outcome {
-                failed += 1;
-                bar.suspend(|| eprintln!("pagelevel: page {page} failed: {reason}"));
-            }
+            let failure = match outcome {
+                MainTextPage::Failed(reason) => Some(reason),
+                _ => None,
+            };
+            progress.page_done(page, failure.as_deref());
         },
     );
-    bar.finish_and_clear();
+    progress.finish();
+    let failed = progress.failed;
     let fit = MainTextFit {
         alpha: args.alpha,
         cut: args.cut,

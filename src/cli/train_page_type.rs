@@ -51,7 +51,7 @@ pub fn run(args: TrainPageTypeArgs) -> anyhow::Result<Outcome> {
         mut layout,
         model,
         params,
-        bar,
+        mut progress,
     } = LabelledFit::prepare(
         &args.datasets,
         &args.out,
@@ -61,22 +61,16 @@ pub fn run(args: TrainPageTypeArgs) -> anyhow::Result<Outcome> {
         args.quiet,
     )?;
     let started = Instant::now();
-    let mut failed = 0;
     let examples = label_page_types(
         &datasets,
         layout.as_mut(),
         &model,
         &params,
         &args.browser.limits(),
-        &mut |page, outcome| {
-            bar.inc(1);
-            if let Err(reason) = outcome {
-                failed += 1;
-                bar.suspend(|| eprintln!("pagelevel: page {page} failed: {reason}"));
-            }
-        },
+        &mut |page, outcome| progress.page_done(page, outcome.err().as_deref()),
     );
-    bar.finish_and_clear();
+    progress.finish();
+    let failed = progress.failed;
     let quiet = args.quiet;
     let fitted = fit_page_types(&examples, &args.alpha, &mut |alpha, accuracy| {
         if !quiet {
