@@ -22,18 +22,45 @@ fn readability_page(name: &str) -> String {
 fn a_model_fitted_on_development_pages_is_written_and_scores_a_page() {
     let out = tempfile::tempdir().expect("temp dir");
     let model = out.path().join("main-text.json");
+    let rows = out.path().join("rows.csv");
     pagelevel()
         .args(["train-main-text", "--quiet", "--spread-share", "0.3"])
         .arg("--dataset")
         .arg(format!("readability:{LABELLED}/readability"))
         .arg("--out")
         .arg(&model)
+        .arg("--rows-out")
+        .arg(&rows)
         .assert()
         .success();
     let written: Value =
         serde_json::from_str(&std::fs::read_to_string(&model).expect("model written"))
             .expect("JSON");
     assert_eq!(written["spread_share"], 0.3, "the flag is the model's");
+    // Articles only: no page type gets a model of its own, and the every-page model does not
+    // weigh repetition.
+    assert!(written.get("by_page_type").is_none(), "{written}");
+    let features = written["features"].as_array().expect("features");
+    assert!(!features.iter().any(|name| name == "log_repeats"));
+    // The labelled paragraphs, one row each, with what the model was fitted on.
+    let mut reader = csv::Reader::from_path(&rows).expect("rows written");
+    let header = reader.headers().expect("header").clone();
+    for column in [
+        "page",
+        "page_type",
+        "words",
+        "aligned_words",
+        "is_main",
+        "log_repeats",
+    ] {
+        assert!(header.iter().any(|name| name == column), "{header:?}");
+    }
+    let paragraphs = reader.records().count() as u64;
+    assert_eq!(
+        Some(paragraphs),
+        written["training"]["paragraphs"].as_u64(),
+        "one row per paragraph fitted on"
+    );
     let sets = written["training"]["sets"].as_array().expect("sets");
     assert_eq!(sets[0][0], "readability");
     // Only development pages: the set's frozen test third is never read.

@@ -6,7 +6,9 @@ use std::time::Instant;
 
 use clap::Args;
 use pagelevel::eval::DatasetSpec;
-use pagelevel::train::main_text::{MainTextFit, MainTextPage, fit_main_text, label_main_text};
+use pagelevel::train::main_text::{
+    MainTextFit, MainTextPage, fit_main_text, label_main_text, write_main_text_rows,
+};
 
 use super::Outcome;
 use super::browser::{BrowserArgs, ModelArgs};
@@ -36,6 +38,10 @@ pub struct TrainMainTextArgs {
     /// The probability a paragraph needs on a page whose likely text is spread.
     #[arg(long, default_value_t = MainTextFit::default().spread_cut)]
     spread_cut: f64,
+    /// Also write the labelled paragraphs (page, type, words, words in the gold, label,
+    /// features) as CSV, to fit and compare other models on them.
+    #[arg(long, value_name = "FILE")]
+    rows_out: Option<PathBuf>,
     #[command(flatten)]
     model: ModelArgs,
     #[command(flatten)]
@@ -91,6 +97,12 @@ pub fn run(args: TrainMainTextArgs) -> anyhow::Result<Outcome> {
     );
     progress.finish();
     let failed = progress.failed;
+    if let Some(path) = &args.rows_out {
+        let file = std::fs::File::create(path)
+            .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", path.display()))?;
+        write_main_text_rows(&examples, std::io::BufWriter::new(file))
+            .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", path.display()))?;
+    }
     let fit = MainTextFit {
         alpha: args.alpha,
         cut: args.cut,

@@ -6,6 +6,7 @@
 
 use std::collections::HashSet;
 
+use super::repeats::Repeats;
 use super::{ParagraphFacts, Region};
 use crate::layout::{Layout, LayoutBox};
 use crate::page::{Dom, NodeId};
@@ -15,7 +16,7 @@ use crate::text::word_tokens;
 pub type BlockFeatures = [f64; BLOCK_FEATURE_COUNT];
 
 /// How many features a paragraph has.
-pub const BLOCK_FEATURE_COUNT: usize = 28;
+pub const BLOCK_FEATURE_COUNT: usize = 31;
 
 /// The features' names, as the model file and its card list them.
 pub const BLOCK_FEATURE_NAMES: [&str; BLOCK_FEATURE_COUNT] = [
@@ -47,7 +48,14 @@ pub const BLOCK_FEATURE_NAMES: [&str; BLOCK_FEATURE_COUNT] = [
     "long_without_sentences",
     "separated_list",
     "log_link_words",
+    "log_repeats",
+    "log_repeated_block_words",
+    "repeated_share",
 ];
+
+/// The features of the repeated block a paragraph sits in ([`super::repeats`]).
+pub const REPEAT_FEATURES: [&str; 3] =
+    ["log_repeats", "log_repeated_block_words", "repeated_share"];
 
 /// A paragraph this long without a sentence end is not prose.
 const LONG_PARAGRAPH_WORDS: usize = 20;
@@ -80,6 +88,7 @@ pub(super) fn block_features(
     let structured_words = structured_data_words(dom);
     let headline_top = headline(dom, title).and_then(box_of).map(|found| found.y);
     let total_words: usize = facts.iter().map(|facts| facts.words).sum();
+    let repeats = Repeats::new(dom);
     let mut by_templateness: Vec<(f64, usize)> = facts
         .iter()
         .map(|facts| (facts.templateness, facts.words))
@@ -115,6 +124,7 @@ pub(super) fn block_features(
             let neighbour = |at: Option<usize>| at.and_then(|at| facts.get(at));
             let previous = neighbour(index.checked_sub(1));
             let next = neighbour(Some(index + 1));
+            let repeat = repeats.around(dom, paragraph.anchor);
             let below_headline = match (headline_top, anchor_box) {
                 (Some(headline), Some(found)) => {
                     ((found.y - headline) / page_height).clamp(-1.0, 1.0)
@@ -158,6 +168,10 @@ pub(super) fn block_features(
                         && separators_per_word(&paragraph.text, paragraph.words) >= 0.3,
                 ),
                 (1.0 + paragraph.link_words as f64).ln(),
+                (repeat.siblings as f64).ln(),
+                (1.0 + repeat.block_words as f64).ln(),
+                (repeat.group_words as f64 / total_words.max(1) as f64).min(1.0)
+                    * flag(repeat.siblings > 1),
             ]
         })
         .collect()

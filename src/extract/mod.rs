@@ -16,19 +16,22 @@ mod cards;
 mod images;
 mod model;
 mod regions;
+mod repeats;
 mod structured;
 mod tables;
 
 use crate::layout::Layout;
 use crate::page::{Dom, NodeId};
+use crate::page_type::PageType;
 use crate::segment::{MIN_CONTENT_WORDS, WordsByTemplateness};
 use crate::text::{Paragraph, count_words};
 
 use blocks::block_features;
 pub(crate) use blocks::json_ld;
-pub use blocks::{BLOCK_FEATURE_COUNT, BLOCK_FEATURE_NAMES, BlockFeatures};
+pub use blocks::{BLOCK_FEATURE_COUNT, BLOCK_FEATURE_NAMES, BlockFeatures, REPEAT_FEATURES};
 pub use model::{
-    MAIN_TEXT_MODEL_VERSION, MainTextModel, MainTextModelError, MainTextTraining, Selection,
+    MAIN_TEXT_MODEL_VERSION, MainTextModel, MainTextModelError, MainTextTraining, PageTypeMainText,
+    Selection,
 };
 pub use regions::{Region, regions};
 pub use tables::MAX_DATA_CELL_CHARS;
@@ -53,6 +56,9 @@ pub struct ContentPolicy {
     /// The content is spread over the page (a thread's posts, a listing's cards): every likely
     /// paragraph is main text, wherever it sits.
     pub spread: bool,
+    /// The page's type, when sure enough for the main-text model's own model of that type (if
+    /// it has one) to choose.
+    pub page_type: Option<PageType>,
 }
 
 /// Main words an article needs outside card lists before its card lists are dropped: fewer, and
@@ -134,17 +140,28 @@ pub fn extract(
     let Some(rules) = choose_by_rules(dom, &facts, threshold, title) else {
         return Extracted::default();
     };
-    let probability: Option<Vec<f64>> = model.map(|model| {
-        paragraph_features(dom, layout, &facts, &rules, threshold, title)
+    let features: Option<Vec<BlockFeatures>> =
+        model.map(|_| paragraph_features(dom, layout, &facts, &rules, threshold, title));
+    let probability = |model: &MainTextModel| -> Vec<f64> {
+        features
             .iter()
+            .flatten()
             .map(|features| model.probability(features))
             .collect()
-    });
+    };
+    let every_page_probability: Option<Vec<f64>> = model.map(probability);
     let choose = |policy: ContentPolicy| {
         let chosen = model
-            .zip(probability.as_deref())
-            .and_then(|(model, probability)| {
-                choose_by_model(dom, &facts, probability, model, policy.spread, title)
+            .and_then(|model| {
+                let typed = model.for_page_type(policy.page_type);
+                let typed_probability;
+                let probability = if std::ptr::eq(typed, model) {
+                    every_page_probability.as_deref()?
+                } else {
+                    typed_probability = probability(typed);
+                    &typed_probability
+                };
+                choose_by_model(dom, &facts, probability, typed, policy.spread, title)
             })
             .unwrap_or_else(|| rules.clone());
         if policy.without_card_lists {
@@ -154,7 +171,11 @@ pub fn extract(
         }
     };
     let every_page = choose(ContentPolicy::default()).extracted(&facts, paragraphs);
-    let policy = policy_for(&every_page);
+    let mut policy = policy_for(&every_page);
+    if model.is_none_or(|model| std::ptr::eq(model.for_page_type(policy.page_type), model)) {
+        // No model of the page's own type: the every-page model's choice stands for it.
+        policy.page_type = None;
+    }
     let mut extracted = if policy == ContentPolicy::default() {
         every_page
     } else {

@@ -8,8 +8,9 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use crate::model::card::{CARD_BEGIN, CARD_END};
+use crate::page_type::PageType;
 
-use super::blocks::{BLOCK_FEATURE_COUNT, BLOCK_FEATURE_NAMES, BlockFeatures};
+use super::blocks::{BLOCK_FEATURE_NAMES, BlockFeatures};
 
 /// The model file's format version.
 pub const MAIN_TEXT_MODEL_VERSION: u32 = 1;
@@ -48,9 +49,23 @@ pub struct MainTextModel {
     pub spread_cut: f64,
     /// How the model was trained, for its card.
     pub training: MainTextTraining,
+    /// Models of their own for kinds of pages whose main text is not one article (a thread's
+    /// posts, a listing's cards, a service page's sections): used instead of this one when the
+    /// page is sure to be of one of their types. None in files written before them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub by_page_type: Vec<PageTypeMainText>,
     /// Where each of `features` sits in [`BlockFeatures`] (derived on reading).
     #[serde(skip)]
     positions: Vec<usize>,
+}
+
+/// A main-text model for some page types.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PageTypeMainText {
+    /// The types it is for.
+    pub page_types: Vec<PageType>,
+    /// The model (its own `by_page_type` is empty).
+    pub model: MainTextModel,
 }
 
 /// A model file without `spread_cut` never finds a page spread (`spread_share` 0).
@@ -95,10 +110,11 @@ pub enum MainTextModelError {
 }
 
 impl MainTextModel {
-    /// A model over every one of this pagelevel's features, fitted with these standardisation
-    /// values, weights and intercept; its cut 0.5, container selection, never spread (the
-    /// fields are public: the trainer sets its own).
-    pub fn over_all_features(
+    /// A model over the features at `columns` (indices into [`BlockFeatures`]), fitted with
+    /// these standardisation values, weights and intercept (one per column); its cut 0.5,
+    /// container selection, never spread (the fields are public: the trainer sets its own).
+    pub fn over_features(
+        columns: &[usize],
         mean: Vec<f64>,
         scale: Vec<f64>,
         weights: Vec<f64>,
@@ -107,9 +123,9 @@ impl MainTextModel {
     ) -> MainTextModel {
         MainTextModel {
             version: MAIN_TEXT_MODEL_VERSION,
-            features: BLOCK_FEATURE_NAMES
+            features: columns
                 .iter()
-                .map(|name| name.to_string())
+                .map(|&column| BLOCK_FEATURE_NAMES[column].to_string())
                 .collect(),
             mean,
             scale,
@@ -120,7 +136,8 @@ impl MainTextModel {
             spread_share: 0.0,
             spread_cut: no_spread_cut(),
             training,
-            positions: (0..BLOCK_FEATURE_COUNT).collect(),
+            by_page_type: Vec::new(),
+            positions: columns.to_vec(),
         }
     }
 
@@ -135,9 +152,35 @@ impl MainTextModel {
     /// Reads and checks a model file's JSON.
     pub fn from_json(json: &str) -> Result<MainTextModel, MainTextModelError> {
         let mut model: MainTextModel = serde_json::from_str(json)?;
-        model.validate()?;
-        model.positions = feature_positions(&model.features)?;
+        model.prepare()?;
         Ok(model)
+    }
+
+    /// Checks the model and its page types' models, and finds where their features sit.
+    fn prepare(&mut self) -> Result<(), MainTextModelError> {
+        self.validate()?;
+        self.positions = feature_positions(&self.features)?;
+        for typed in &mut self.by_page_type {
+            if !typed.model.by_page_type.is_empty() {
+                return Err(MainTextModelError::Invalid(
+                    "a page type's model has page types of its own".to_string(),
+                ));
+            }
+            typed.model.prepare()?;
+        }
+        Ok(())
+    }
+
+    /// The model for a page of `page_type` (`None`: a page of no sure type): its type's own
+    /// model when the file has one, else this one.
+    pub fn for_page_type(&self, page_type: Option<PageType>) -> &MainTextModel {
+        page_type
+            .and_then(|page_type| {
+                self.by_page_type
+                    .iter()
+                    .find(|typed| typed.page_types.contains(&page_type))
+            })
+            .map_or(self, |typed| &typed.model)
     }
 
     fn validate(&self) -> Result<(), MainTextModelError> {
@@ -267,14 +310,47 @@ impl MainTextModel {
                 self.features[index], self.weights[index], self.mean[index], self.scale[index]
             );
         }
+        for typed in &self.by_page_type {
+            let names: Vec<&str> = typed.page_types.iter().map(|kind| kind.name()).collect();
+            let model = &typed.model;
+            let _ = writeln!(
+                out,
+                "- **{} pages** have a model of their own, used when the page is sure to be one: fitted on {} development pages of those types ({} paragraphs, {:.1}% main text); main text is every paragraph at P ≥ {}; its largest weights: {}.",
+                names.join(" and "),
+                model
+                    .training
+                    .sets
+                    .iter()
+                    .map(|(_, pages)| pages)
+                    .sum::<usize>(),
+                model.training.paragraphs,
+                100.0 * model.training.main_paragraphs as f64
+                    / model.training.paragraphs.max(1) as f64,
+                model.cut,
+                model.largest_weights(5)
+            );
+        }
         let _ = writeln!(out, "{CARD_END}");
         out
+    }
+
+    /// The `count` largest weights, named, largest first.
+    fn largest_weights(&self, count: usize) -> String {
+        let mut order: Vec<usize> = (0..self.features.len()).collect();
+        order.sort_by(|&a, &b| self.weights[b].abs().total_cmp(&self.weights[a].abs()));
+        order
+            .iter()
+            .take(count)
+            .map(|&index| format!("{} {:.2}", self.features[index], self.weights[index]))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::extract::BLOCK_FEATURE_COUNT;
 
     #[test]
     fn the_shipped_model_reads_and_a_wrong_one_is_refused_with_its_reason() {
@@ -298,10 +374,43 @@ mod tests {
     }
 
     #[test]
+    fn a_sure_page_type_with_a_model_of_its_own_is_scored_by_it() {
+        let shipped = MainTextModel::shipped();
+        let mut every_page = shipped.clone();
+        every_page.by_page_type.clear();
+        let mut listings = every_page.clone();
+        listings.intercept += 3.0;
+        every_page.by_page_type.push(PageTypeMainText {
+            page_types: vec![PageType::Listing, PageType::Collection],
+            model: listings,
+        });
+        let read = MainTextModel::from_json(&serde_json::to_string(&every_page).unwrap()).unwrap();
+        let features = [0.2; BLOCK_FEATURE_COUNT];
+        let base = read.probability(&features);
+        for (page_type, own) in [
+            (Some(PageType::Collection), true),
+            (Some(PageType::Listing), true),
+            (Some(PageType::Article), false),
+            (None, false),
+        ] {
+            let chosen = read.for_page_type(page_type).probability(&features);
+            assert_eq!(chosen > base, own, "{page_type:?}");
+        }
+        // A page type's model has no page types of its own.
+        let mut nested = read.clone();
+        let inner = nested.clone();
+        nested.by_page_type[0].model = inner;
+        let error = MainTextModel::from_json(&serde_json::to_string(&nested).unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("page types of its own"), "{error}");
+    }
+
+    #[test]
     fn a_model_file_written_before_features_were_added_reads_and_weighs_its_own() {
         let shipped = MainTextModel::shipped();
         let mut older = shipped.clone();
-        let kept = BLOCK_FEATURE_COUNT - 2;
+        let kept = shipped.features.len() - 2;
         for values in [&mut older.mean, &mut older.scale, &mut older.weights] {
             values.truncate(kept);
         }

@@ -250,7 +250,7 @@ fn an_article_drops_its_card_list_of_other_stories_only_beside_enough_text_of_it
     };
     let policy = ContentPolicy {
         without_card_lists: true,
-        spread: false,
+        ..ContentPolicy::default()
     };
     let long = page(8);
     assert!(

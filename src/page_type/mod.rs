@@ -149,12 +149,18 @@ pub enum PageTypeModelError {
 /// 0.85; optimistic: the type model was fitted on those pages). An article drops its card lists
 /// whenever it is the likeliest type: that policy risks little (it needs 150 words of the
 /// article's own beside them, and linked headings), and at 0.8 it missed yahoo-3 (p 0.79).
+/// The same probability lets the main-text model's own model of the type choose (threads,
+/// listings and collections, service pages: `src/train/main_text.rs`). Lower was tried on the
+/// development split: at 0.7 and 0.6 WCXB macro rose (.8078 → .8145 → .8200, optimistic) while
+/// articles taken for listings lost their text (Dragnet micro .9603 → .9512, dragnet/9 at p
+/// 0.81; L3S-GN1 .9722 → .9682 at 0.6).
 const SURE_OF_TYPE: f64 = 0.85;
 
 impl PageTypeGuess {
     /// What the main text of a page of this type is made of: an article's is not its card lists
     /// of other stories; a thread's, a listing's, a collection's and a service page's is spread
-    /// over the page (posts, cards, sections), when the type is sure ([`SURE_OF_TYPE`]).
+    /// over the page (posts, cards, sections), when the type is sure ([`SURE_OF_TYPE`]); a sure
+    /// type's own main-text model chooses, where the model file has one.
     pub fn content_policy(&self) -> ContentPolicy {
         ContentPolicy {
             without_card_lists: self.page_type == PageType::Article,
@@ -163,6 +169,7 @@ impl PageTypeGuess {
                     self.page_type,
                     PageType::Forum | PageType::Listing | PageType::Collection | PageType::Service
                 ),
+            page_type: (self.probability >= SURE_OF_TYPE).then_some(self.page_type),
         }
     }
 }
@@ -284,10 +291,9 @@ mod tests {
             assert!(policy.spread && !policy.without_card_lists);
         }
         for unchanged in [PageType::Product, PageType::Documentation] {
-            assert_eq!(
-                guess(unchanged, 0.95).content_policy(),
-                ContentPolicy::default()
-            );
+            let policy = guess(unchanged, 0.95).content_policy();
+            assert!(!policy.spread && !policy.without_card_lists);
+            assert_eq!(policy.page_type, Some(unchanged));
         }
         assert_eq!(
             guess(PageType::Forum, 0.5).content_policy(),

@@ -14,11 +14,13 @@ use crate::eval::datasets::{Dataset, DatasetFormat, Split};
 use crate::eval::run::labelled_page_source;
 use crate::eval::{align_words, main_text_words};
 use crate::extract::{
-    BLOCK_FEATURE_COUNT, BlockFeatures, MainTextModel, MainTextTraining, paragraph_rows,
+    BLOCK_FEATURE_COUNT, BLOCK_FEATURE_NAMES, BlockFeatures, MainTextModel, MainTextTraining,
+    PageTypeMainText, REPEAT_FEATURES, Selection, paragraph_rows,
 };
 use crate::layout::LayoutSource;
 use crate::model::TemplateModel;
 use crate::page::ParseLimits;
+use crate::page_type::{PageType, PageTypeGuess};
 use crate::params::ValidParams;
 use crate::pipeline::{lay_out_page, score_laid_out};
 use crate::text::{paragraphs, word_tokens};
@@ -39,6 +41,14 @@ pub struct MainTextExample {
     pub features: BlockFeatures,
     /// Whether the gold holds it.
     pub is_main: bool,
+    /// Its words found in the gold (aligned as the main-text measure aligns an output).
+    pub aligned_words: usize,
+    /// The words of its page's gold main text.
+    pub gold_words: usize,
+    /// Its page's type, as `score` guesses it.
+    pub page_type: PageTypeGuess,
+    /// Its page's type, as the set labels it (WCXB's), if it does.
+    pub labelled_type: Option<PageType>,
 }
 
 /// What happened to one page.
@@ -80,12 +90,19 @@ pub fn label_main_text(
                 );
                 Ok(label_rows(rows, &gold)
                     .into_iter()
-                    .map(|(words, features, is_main)| MainTextExample {
+                    .map(|row| MainTextExample {
                         set: dataset.format,
                         page: page.name.clone(),
-                        words,
-                        features,
-                        is_main,
+                        words: row.words,
+                        features: row.features,
+                        is_main: row.is_main,
+                        aligned_words: row.aligned_words,
+                        gold_words: gold.len(),
+                        page_type: scored.page_type,
+                        labelled_type: page
+                            .name
+                            .split_once('/')
+                            .and_then(|(kind, _)| PageType::from_name(kind)),
                     })
                     .collect())
             })();
@@ -101,12 +118,18 @@ pub fn label_main_text(
     examples
 }
 
-/// Each paragraph's words, features and whether most of its words align to the gold words (the
-/// page's paragraphs aligned as one sequence, as the main-text measure aligns an output).
-fn label_rows(
-    rows: Vec<(String, BlockFeatures)>,
-    gold: &[String],
-) -> Vec<(usize, BlockFeatures, bool)> {
+/// One paragraph against the gold.
+struct LabelledRow {
+    words: usize,
+    features: BlockFeatures,
+    aligned_words: usize,
+    is_main: bool,
+}
+
+/// Each paragraph's words, features and how many of them align to the gold words (the page's
+/// paragraphs aligned as one sequence, as the main-text measure aligns an output): main text
+/// when most do.
+fn label_rows(rows: Vec<(String, BlockFeatures)>, gold: &[String]) -> Vec<LabelledRow> {
     let tokens: Vec<Vec<String>> = rows.iter().map(|(text, _)| word_tokens(text)).collect();
     let page_words: Vec<&str> = tokens.iter().flatten().map(String::as_str).collect();
     let gold_words: Vec<&str> = gold.iter().map(String::as_str).collect();
@@ -120,11 +143,53 @@ fn label_rows(
                 .filter(|found| found.is_some())
                 .count();
             at += words.len();
-            let is_main =
-                !words.is_empty() && aligned as f64 >= MAIN_WORD_SHARE * words.len() as f64;
-            (words.len(), features, is_main)
+            LabelledRow {
+                words: words.len(),
+                features,
+                aligned_words: aligned,
+                is_main: !words.is_empty()
+                    && aligned as f64 >= MAIN_WORD_SHARE * words.len() as f64,
+            }
         })
         .collect()
+}
+
+/// Writes `examples` as CSV, one row per paragraph: where it comes from, its page's type, its
+/// words, those found in the gold, the gold's words, its label and its features by name — to fit
+/// and compare other models on the same paragraphs.
+pub fn write_main_text_rows(
+    examples: &[MainTextExample],
+    out: impl std::io::Write,
+) -> csv::Result<()> {
+    let mut writer = csv::Writer::from_writer(out);
+    let mut header = vec![
+        "set",
+        "page",
+        "page_type",
+        "page_type_probability",
+        "words",
+        "aligned_words",
+        "gold_words",
+        "is_main",
+    ];
+    header.extend(BLOCK_FEATURE_NAMES);
+    writer.write_record(&header)?;
+    for example in examples {
+        let mut record = vec![
+            example.set.name().to_string(),
+            example.page.clone(),
+            example.page_type.page_type.name().to_string(),
+            example.page_type.probability.to_string(),
+            example.words.to_string(),
+            example.aligned_words.to_string(),
+            example.gold_words.to_string(),
+            u8::from(example.is_main).to_string(),
+        ];
+        record.extend(example.features.iter().map(f64::to_string));
+        writer.write_record(&record)?;
+    }
+    writer.flush()?;
+    Ok(())
 }
 
 /// How the model is fitted.
@@ -175,9 +240,74 @@ fn copies(words: usize) -> usize {
     1 + words.min(200) / 25
 }
 
-/// Fits the model on `examples`.
+/// Page types whose main text gets a model of its own, and the types each is fitted on:
+/// threads; listings and collections together (both are grids or lists of items, and apart
+/// each had too few pages); service pages. Chosen on WCXB's development pages in three folds by
+/// domain (`training/reports/main-text/by-type.md`): per-page word F1 of every paragraph at
+/// P ≥ 0.3, forum .658 → .770, listing .645 → .651 (.669 pooled), collection .528 → .551
+/// (pooled), service .779 → .795, against the every-page model; products lost (.538 → .492)
+/// and keep it.
+const OWN_MODELS: [&[PageType]; 3] = [
+    &[PageType::Forum],
+    &[PageType::Listing, PageType::Collection],
+    &[PageType::Service],
+];
+
+/// The probability a paragraph needs to be main text under a page type's own model: every
+/// paragraph that likely, wherever it sits. Chosen with [`OWN_MODELS`]: 0.3 beat 0.4 and 0.5
+/// on every type.
+const OWN_MODEL_CUT: f64 = 0.3;
+
+/// Fits the model on `examples`, and a model of their own for the page types of
+/// [`OWN_MODELS`] on the examples of pages labelled with those types (skipped where there are
+/// none, or one class). Only the page types' models weigh [`REPEAT_FEATURES`]: on articles
+/// they made the choice of container unsteady (development split, the every-page model with
+/// them: Dragnet macro F1 .912 → .890, Readability .958 → .953), on threads and listings
+/// repetition is what the content is made of.
 pub fn fit_main_text(
     examples: &[MainTextExample],
+    fit: &MainTextFit,
+    layout: &str,
+) -> Result<MainTextModel, MainTextFitError> {
+    let every: Vec<&MainTextExample> = examples.iter().collect();
+    let all_columns: Vec<usize> = (0..BLOCK_FEATURE_COUNT).collect();
+    let without_repeats: Vec<usize> = all_columns
+        .iter()
+        .copied()
+        .filter(|&column| !REPEAT_FEATURES.contains(&BLOCK_FEATURE_NAMES[column]))
+        .collect();
+    let mut model = fit_one(&every, &without_repeats, fit, layout)?;
+    model.cut = fit.cut;
+    model.spread_share = fit.spread_share;
+    model.spread_cut = fit.spread_cut;
+    for page_types in OWN_MODELS {
+        let of_types: Vec<&MainTextExample> = examples
+            .iter()
+            .filter(|example| {
+                example
+                    .labelled_type
+                    .is_some_and(|labelled| page_types.contains(&labelled))
+            })
+            .collect();
+        let Ok(mut typed) = fit_one(&of_types, &all_columns, fit, layout) else {
+            continue;
+        };
+        typed.cut = OWN_MODEL_CUT;
+        typed.selection = Selection::Paragraphs;
+        typed.spread_cut = OWN_MODEL_CUT;
+        model.by_page_type.push(PageTypeMainText {
+            page_types: page_types.to_vec(),
+            model: typed,
+        });
+    }
+    Ok(model)
+}
+
+/// One logistic regression on `examples` over the features at `columns` (indices into
+/// [`BlockFeatures`]), each example counted [`copies`] times.
+fn fit_one(
+    examples: &[&MainTextExample],
+    columns: &[usize],
     fit: &MainTextFit,
     layout: &str,
 ) -> Result<MainTextModel, MainTextFitError> {
@@ -187,28 +317,29 @@ pub fn fit_main_text(
     }
     let weighted: Vec<&MainTextExample> = examples
         .iter()
-        .flat_map(|example| std::iter::repeat_n(example, copies(example.words)))
+        .flat_map(|&example| std::iter::repeat_n(example, copies(example.words)))
         .collect();
     let count = weighted.len() as f64;
-    let mut mean = vec![0.0; BLOCK_FEATURE_COUNT];
-    let mut scale = vec![0.0; BLOCK_FEATURE_COUNT];
+    let value = |example: &MainTextExample, column: usize| example.features[columns[column]];
+    let mut mean = vec![0.0; columns.len()];
+    let mut scale = vec![0.0; columns.len()];
     for example in &weighted {
-        for (sum, value) in mean.iter_mut().zip(&example.features) {
-            *sum += value / count;
+        for (column, sum) in mean.iter_mut().enumerate() {
+            *sum += value(example, column) / count;
         }
     }
     for example in &weighted {
-        for ((sum, value), mean) in scale.iter_mut().zip(&example.features).zip(&mean) {
-            *sum += (value - mean).powi(2) / count;
+        for (column, sum) in scale.iter_mut().enumerate() {
+            *sum += (value(example, column) - mean[column]).powi(2) / count;
         }
     }
     for value in &mut scale {
         *value = if *value > 1e-12 { value.sqrt() } else { 1.0 };
     }
-    let mut records = Array2::<f64>::zeros((weighted.len(), BLOCK_FEATURE_COUNT));
+    let mut records = Array2::<f64>::zeros((weighted.len(), columns.len()));
     for (row, example) in weighted.iter().enumerate() {
-        for column in 0..BLOCK_FEATURE_COUNT {
-            records[[row, column]] = (example.features[column] - mean[column]) / scale[column];
+        for column in 0..columns.len() {
+            records[[row, column]] = (value(example, column) - mean[column]) / scale[column];
         }
     }
     let targets: Array1<bool> = weighted.iter().map(|example| example.is_main).collect();
@@ -230,7 +361,8 @@ pub fn fit_main_text(
             }
         }
     }
-    let mut model = MainTextModel::over_all_features(
+    Ok(MainTextModel::over_features(
+        columns,
         mean,
         scale,
         fitted.params().iter().map(|weight| sign * weight).collect(),
@@ -241,11 +373,7 @@ pub fn fit_main_text(
             main_paragraphs: main,
             layout: layout.to_string(),
         },
-    );
-    model.cut = fit.cut;
-    model.spread_share = fit.spread_share;
-    model.spread_cut = fit.spread_cut;
-    Ok(model)
+    ))
 }
 
 #[cfg(test)]
@@ -265,9 +393,68 @@ mod tests {
         let gold = word_tokens("The river rose before dawn");
         let labels: Vec<bool> = label_rows(rows, &gold)
             .into_iter()
-            .map(|(_, _, is_main)| is_main)
+            .map(|row| row.is_main)
             .collect();
         assert_eq!(labels, [false, true, true]);
+    }
+
+    #[test]
+    fn threads_and_listings_get_models_of_their_own_that_weigh_repetition() {
+        let repeats = BLOCK_FEATURE_NAMES
+            .iter()
+            .position(|name| *name == "log_repeats")
+            .expect("a repeat feature");
+        let example = |index: usize, labelled_type: Option<PageType>| {
+            let mut features = [0.0; BLOCK_FEATURE_COUNT];
+            features[0] = (index % 7) as f64;
+            features[repeats] = (index % 5) as f64;
+            MainTextExample {
+                set: DatasetFormat::Wcxb,
+                page: format!("{}/{index}", labelled_type.map_or("x", PageType::name)),
+                words: 10,
+                features,
+                is_main: index.is_multiple_of(2),
+                aligned_words: 0,
+                gold_words: 100,
+                page_type: PageTypeGuess {
+                    page_type: PageType::Article,
+                    probability: 1.0,
+                },
+                labelled_type,
+            }
+        };
+        let examples: Vec<MainTextExample> = (0..60)
+            .map(|index| example(index, None))
+            .chain((0..40).map(|index| example(index, Some(PageType::Forum))))
+            .chain((0..40).map(|index| example(index, Some(PageType::Collection))))
+            .collect();
+        let model = fit_main_text(&examples, &MainTextFit::default(), "native").unwrap();
+        assert!(!model.features.iter().any(|name| name == "log_repeats"));
+        let typed: Vec<&[PageType]> = model
+            .by_page_type
+            .iter()
+            .map(|typed| typed.page_types.as_slice())
+            .collect();
+        // No service pages among the examples: no service model.
+        assert_eq!(
+            typed,
+            [
+                &[PageType::Forum][..],
+                &[PageType::Listing, PageType::Collection][..]
+            ]
+        );
+        for typed in &model.by_page_type {
+            assert!(
+                typed
+                    .model
+                    .features
+                    .iter()
+                    .any(|name| name == "log_repeats")
+            );
+            assert_eq!(typed.model.selection, Selection::Paragraphs);
+            assert_eq!(typed.model.cut, OWN_MODEL_CUT);
+            assert_eq!(typed.model.training.paragraphs, 40);
+        }
     }
 
     #[test]
@@ -281,6 +468,13 @@ mod tests {
                 words: 10,
                 features,
                 is_main,
+                aligned_words: if is_main { 10 } else { 0 },
+                gold_words: 200,
+                page_type: PageTypeGuess {
+                    page_type: crate::page_type::PageType::Article,
+                    probability: 1.0,
+                },
+                labelled_type: None,
             }
         };
         let examples: Vec<MainTextExample> = (0..40)
