@@ -53,7 +53,8 @@ pub const BLOCK_FEATURE_NAMES: [&str; BLOCK_FEATURE_COUNT] = [
     "repeated_share",
 ];
 
-/// The features of the repeated block a paragraph sits in ([`super::repeats`]).
+/// The features of the repeated block a paragraph sits in ([`super::repeats`]): the last of
+/// [`BLOCK_FEATURE_NAMES`].
 pub const REPEAT_FEATURES: [&str; 3] =
     ["log_repeats", "log_repeated_block_words", "repeated_share"];
 
@@ -88,7 +89,6 @@ pub(super) fn block_features(
     let structured_words = structured_data_words(dom);
     let headline_top = headline(dom, title).and_then(box_of).map(|found| found.y);
     let total_words: usize = facts.iter().map(|facts| facts.words).sum();
-    let repeats = Repeats::new(dom);
     let mut by_templateness: Vec<(f64, usize)> = facts
         .iter()
         .map(|facts| (facts.templateness, facts.words))
@@ -124,7 +124,6 @@ pub(super) fn block_features(
             let neighbour = |at: Option<usize>| at.and_then(|at| facts.get(at));
             let previous = neighbour(index.checked_sub(1));
             let next = neighbour(Some(index + 1));
-            let repeat = repeats.around(dom, paragraph.anchor);
             let below_headline = match (headline_top, anchor_box) {
                 (Some(headline), Some(found)) => {
                     ((found.y - headline) / page_height).clamp(-1.0, 1.0)
@@ -168,13 +167,35 @@ pub(super) fn block_features(
                         && separators_per_word(&paragraph.text, paragraph.words) >= 0.3,
                 ),
                 (1.0 + paragraph.link_words as f64).ln(),
-                (repeat.siblings as f64).ln(),
-                (1.0 + repeat.block_words as f64).ln(),
-                (repeat.group_words as f64 / total_words.max(1) as f64).min(1.0)
-                    * flag(repeat.siblings > 1),
+                // The repetition facts: `add_repeat_features` when a model weighs them.
+                0.0,
+                0.0,
+                0.0,
             ]
         })
         .collect()
+}
+
+/// Sets the [`REPEAT_FEATURES`] of every paragraph in `facts` (zero in what
+/// [`block_features`] gives): only the page types' own models weigh them, so most pages never
+/// pay for finding their repeated blocks.
+pub(super) fn add_repeat_features(
+    dom: &Dom,
+    facts: &[ParagraphFacts],
+    features: &mut [BlockFeatures],
+) {
+    let repeats = Repeats::new(dom);
+    let total_words: usize = facts.iter().map(|facts| facts.words).sum();
+    let first = BLOCK_FEATURE_COUNT - REPEAT_FEATURES.len();
+    for (paragraph, features) in facts.iter().zip(features) {
+        let repeat = repeats.around(dom, paragraph.anchor);
+        features[first..].copy_from_slice(&[
+            (repeat.siblings as f64).ln(),
+            (1.0 + repeat.block_words as f64).ln(),
+            (repeat.group_words as f64 / total_words.max(1) as f64).min(1.0)
+                * flag(repeat.siblings > 1),
+        ]);
+    }
 }
 
 fn flag(value: bool) -> f64 {
@@ -309,6 +330,14 @@ fn structured_overlap(text: &str, structured: &HashSet<String>) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_repetition_facts_are_the_last_features() {
+        assert_eq!(
+            BLOCK_FEATURE_NAMES[BLOCK_FEATURE_COUNT - REPEAT_FEATURES.len()..],
+            REPEAT_FEATURES
+        );
+    }
 
     #[test]
     fn sentences_end_with_their_punctuation_in_any_script() {

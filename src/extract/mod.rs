@@ -26,9 +26,9 @@ use crate::page_type::PageType;
 use crate::segment::{MIN_CONTENT_WORDS, WordsByTemplateness};
 use crate::text::{Paragraph, count_words};
 
-use blocks::block_features;
 pub(crate) use blocks::json_ld;
 pub use blocks::{BLOCK_FEATURE_COUNT, BLOCK_FEATURE_NAMES, BlockFeatures, REPEAT_FEATURES};
+use blocks::{add_repeat_features, block_features};
 pub use model::{
     MAIN_TEXT_MODEL_VERSION, MainTextModel, MainTextModelError, MainTextTraining, PageTypeMainText,
     Selection,
@@ -142,14 +142,13 @@ pub fn extract(
     };
     let features: Option<Vec<BlockFeatures>> =
         model.map(|_| paragraph_features(dom, layout, &facts, &rules, threshold, title));
-    let probability = |model: &MainTextModel| -> Vec<f64> {
+    let every_page_probability: Option<Vec<f64>> = model.map(|model| {
         features
             .iter()
             .flatten()
             .map(|features| model.probability(features))
             .collect()
-    };
-    let every_page_probability: Option<Vec<f64>> = model.map(probability);
+    });
     let choose = |policy: ContentPolicy| {
         let chosen = model
             .and_then(|model| {
@@ -158,7 +157,12 @@ pub fn extract(
                 let probability = if std::ptr::eq(typed, model) {
                     every_page_probability.as_deref()?
                 } else {
-                    typed_probability = probability(typed);
+                    let mut with_repeats = features.clone()?;
+                    add_repeat_features(dom, &facts, &mut with_repeats);
+                    typed_probability = with_repeats
+                        .iter()
+                        .map(|features| typed.probability(features))
+                        .collect::<Vec<f64>>();
                     &typed_probability
                 };
                 choose_by_model(dom, &facts, probability, typed, policy.spread, title)
@@ -213,7 +217,8 @@ pub fn paragraph_rows(
     let Some(rules) = choose_by_rules(dom, &facts, threshold, title) else {
         return Vec::new();
     };
-    let features = paragraph_features(dom, layout, &facts, &rules, threshold, title);
+    let mut features = paragraph_features(dom, layout, &facts, &rules, threshold, title);
+    add_repeat_features(dom, &facts, &mut features);
     facts
         .into_iter()
         .zip(features)
