@@ -40,7 +40,8 @@
 //!
 //! [`render::NativeLayout`] lays pages out itself, in-process (the default engine, with the
 //! default model); [`render::Renderer`] does it in headless Chromium, with the model trained on
-//! Chromium's layouts:
+//! Chromium's layouts (its DevTools driver is the `chromium` feature, on by default; without it
+//! `Renderer::new` returns [`render::RenderError::NotBuiltIn`]):
 //!
 //! ```no_run
 //! use pagelevel::prelude::*;

@@ -34,7 +34,7 @@ use std::sync::mpsc;
 use std::sync::{Mutex, MutexGuard, Once, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::RenderError;
+use crate::render::RenderError;
 
 /// What every browser is started with, whoever calls: headless_chrome's defaults (those the
 /// layouts of the datasets and the shipped models were measured with), headless, a DevTools
