@@ -6,7 +6,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::page::{Child, Dom, NodeId};
+use crate::page::{Dom, NodeId};
 use crate::text::count_words;
 
 /// How far above a paragraph's element a repeated block is looked for: a card's heading text
@@ -52,22 +52,13 @@ impl Repeats {
         let mut group_words = words.clone();
         let mut groups: FxHashMap<(&str, &str), (u32, usize)> = FxHashMap::default();
         for id in dom.ids() {
-            let children = || {
-                dom.element(id)
-                    .children
-                    .iter()
-                    .filter_map(|child| match child {
-                        Child::Element(child) => Some(*child),
-                        Child::Text(_) => None,
-                    })
-            };
             groups.clear();
-            for child in children() {
+            for child in dom.element_children(id) {
                 let group = groups.entry(signature(dom, child)).or_default();
                 group.0 += 1;
                 group.1 += words[child.index()];
             }
-            for child in children() {
+            for child in dom.element_children(id) {
                 let (count, total) = groups[&signature(dom, child)];
                 siblings[child.index()] = count;
                 group_words[child.index()] = total;
