@@ -350,8 +350,9 @@ fn choose_by_model(
     spread: bool,
     title: &str,
 ) -> Option<Choice> {
-    let cut = model.cut;
-    if !probability.iter().any(|&p| p >= cut) {
+    let likeliest = probability.iter().copied().fold(0.0, f64::max);
+    let cut = model.cut_on_page(model.cut, likeliest);
+    if likeliest < cut {
         return None;
     }
     let gain = subtree_gains(dom, facts, |index, facts| {
@@ -377,7 +378,7 @@ fn choose_by_model(
     let main: Vec<usize> = (0..facts.len())
         .filter(|&index| {
             if spread {
-                probability[index] >= model.spread_cut
+                probability[index] >= model.cut_on_page(model.spread_cut, likeliest)
             } else {
                 probability[index] >= cut
                     && (model.selection == Selection::Paragraphs || in_parts(index))

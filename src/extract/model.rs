@@ -47,6 +47,11 @@ pub struct MainTextModel {
     /// The probability a paragraph needs on a page whose likely text is spread.
     #[serde(default = "no_spread_cut")]
     pub spread_cut: f64,
+    /// A paragraph at this share of the page's likeliest paragraph's probability is main text
+    /// even below `cut` (never below [`LOWEST_CUT`]): the model ranks a page's paragraphs better
+    /// than it sets their level, which varies from page to page. 0 (files before it): off.
+    #[serde(default)]
+    pub relative_cut: f64,
     /// How the model was trained, for its card.
     pub training: MainTextTraining,
     /// Models of their own for kinds of pages whose main text is not one article (a thread's
@@ -58,6 +63,9 @@ pub struct MainTextModel {
     #[serde(skip)]
     positions: Vec<usize>,
 }
+
+/// The least probability a relative cut ([`MainTextModel::relative_cut`]) comes down to.
+pub const LOWEST_CUT: f64 = 0.1;
 
 /// A main-text model for some page types.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -135,6 +143,7 @@ impl MainTextModel {
             selection: Selection::default(),
             spread_share: 0.0,
             spread_cut: no_spread_cut(),
+            relative_cut: 0.0,
             training,
             by_page_type: Vec::new(),
             positions: columns.to_vec(),
@@ -169,6 +178,16 @@ impl MainTextModel {
             typed.model.prepare()?;
         }
         Ok(())
+    }
+
+    /// The probability a paragraph needs on a page whose likeliest paragraph has `likeliest`,
+    /// under the model's cut `cut`: `cut`, or less where [`MainTextModel::relative_cut`] is set.
+    pub fn cut_on_page(&self, cut: f64, likeliest: f64) -> f64 {
+        if self.relative_cut > 0.0 {
+            cut.min(LOWEST_CUT.max(self.relative_cut * likeliest))
+        } else {
+            cut
+        }
     }
 
     /// The model for a page of `page_type` (`None`: a page of no sure type): its type's own
@@ -207,12 +226,17 @@ impl MainTextModel {
             return invalid("`scale` must be positive".to_string());
         }
         if !self.intercept.is_finite()
-            || [self.cut, self.spread_share, self.spread_cut]
-                .iter()
-                .any(|value| !(0.0..=1.0).contains(value))
+            || [
+                self.cut,
+                self.spread_share,
+                self.spread_cut,
+                self.relative_cut,
+            ]
+            .iter()
+            .any(|value| !(0.0..=1.0).contains(value))
         {
             return invalid(
-                "`intercept` must be finite and `cut`, `spread_share`, `spread_cut` in [0, 1]"
+                "`intercept` must be finite and `cut`, `spread_share`, `spread_cut`, `relative_cut` in [0, 1]"
                     .to_string(),
             );
         }
@@ -315,7 +339,7 @@ impl MainTextModel {
             let model = &typed.model;
             let _ = writeln!(
                 out,
-                "- **{} pages** have a model of their own, used when the page is sure to be one: fitted on {} development pages of those types ({} paragraphs, {:.1}% main text); main text is every paragraph at P ≥ {}; its largest weights: {}.",
+                "- **{} pages** have a model of their own, used when the page is sure to be one: fitted on {} development pages of those types ({} paragraphs, {:.1}% main text); main text is every paragraph at P ≥ {} or at {} of the page's likeliest paragraph's P (not under {LOWEST_CUT}); its largest weights: {}.",
                 names.join(" and "),
                 model
                     .training
@@ -327,6 +351,7 @@ impl MainTextModel {
                 100.0 * model.training.main_paragraphs as f64
                     / model.training.paragraphs.max(1) as f64,
                 model.cut,
+                model.relative_cut,
                 model.largest_weights(5)
             );
         }
@@ -404,6 +429,17 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(error.contains("page types of its own"), "{error}");
+    }
+
+    #[test]
+    fn a_relative_cut_follows_the_page_down_to_its_floor_and_never_above_the_cut() {
+        let mut model = MainTextModel::shipped().clone();
+        model.relative_cut = 0.0;
+        assert_eq!(model.cut_on_page(0.3, 0.5), 0.3);
+        model.relative_cut = 0.3;
+        assert!((model.cut_on_page(0.3, 0.5) - 0.15).abs() < 1e-12);
+        assert_eq!(model.cut_on_page(0.3, 0.2), LOWEST_CUT);
+        assert_eq!(model.cut_on_page(0.2, 0.99), 0.2);
     }
 
     #[test]

@@ -258,6 +258,13 @@ const OWN_MODELS: [&[PageType]; 3] = [
 /// on every type.
 const OWN_MODEL_CUT: f64 = 0.3;
 
+/// Under a page type's own model, a paragraph at this share of the page's likeliest
+/// paragraph's probability is main text too (down to 0.1). Chosen with [`OWN_MODELS`] (the
+/// simulation's last table): 0.3 against none and 0.5 — collection .550 → .560, forum .770 →
+/// .779, listing .669 → .674, service .795 → .801. In the product (dev): collection .520 →
+/// .526, forum .723 → .728, listing .570 → .569, all .8087 → .8095.
+const OWN_MODEL_RELATIVE_CUT: f64 = 0.3;
+
 /// Fits the model on `examples`, and a model of their own for the page types of
 /// [`OWN_MODELS`] on the examples of pages labelled with those types (skipped where there are
 /// none, or one class). Only the page types' models weigh [`REPEAT_FEATURES`]: on articles
@@ -295,6 +302,7 @@ pub fn fit_main_text(
         typed.cut = OWN_MODEL_CUT;
         typed.selection = Selection::Paragraphs;
         typed.spread_cut = OWN_MODEL_CUT;
+        typed.relative_cut = OWN_MODEL_RELATIVE_CUT;
         model.by_page_type.push(PageTypeMainText {
             page_types: page_types.to_vec(),
             model: typed,
