@@ -99,10 +99,7 @@ pub fn label_main_text(
                         aligned_words: row.aligned_words,
                         gold_words: gold.len(),
                         page_type: scored.page_type,
-                        labelled_type: page
-                            .name
-                            .split_once('/')
-                            .and_then(|(kind, _)| PageType::from_name(kind)),
+                        labelled_type: page.labelled_type(),
                     })
                     .collect())
             })();

@@ -48,11 +48,7 @@ pub fn label_page_types(
     let mut examples = Vec::new();
     for dataset in datasets {
         for page in dataset.pages.iter().filter(|page| page.split == Split::Dev) {
-            let Some(page_type) = page
-                .name
-                .split_once('/')
-                .and_then(|(kind, _)| PageType::from_name(kind))
-            else {
+            let Some(page_type) = page.labelled_type() else {
                 continue;
             };
             let example = (|| -> Result<PageTypeExample, String> {

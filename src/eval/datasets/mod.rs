@@ -30,6 +30,7 @@ use std::str::FromStr;
 use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
 
 use super::EvalError;
+use crate::page_type::PageType;
 
 pub use kreuzer::{Block, BlockText};
 pub use l3s_gn1::L3sClass;
@@ -168,6 +169,16 @@ pub struct LabelledPage {
     pub gold: Gold,
     /// The page's part of the frozen development / test split.
     pub split: Split,
+}
+
+impl LabelledPage {
+    /// The page's type as its set labels it: WCXB names each page `<type>/<id>`. `None` for
+    /// sets without page types.
+    pub fn labelled_type(&self) -> Option<PageType> {
+        self.name
+            .split_once('/')
+            .and_then(|(kind, _)| PageType::from_name(kind))
+    }
 }
 
 /// What people labelled on a page.
