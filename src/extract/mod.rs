@@ -13,6 +13,7 @@
 
 mod blocks;
 mod cards;
+mod headings;
 mod images;
 mod model;
 mod regions;
@@ -388,8 +389,9 @@ fn choose_by_model(
     Some(finish_choice(dom, facts, container, main, title))
 }
 
-/// The chosen main paragraphs headed by the page's headline when it sits before them, and the
-/// comments: paragraphs of comment regions outside the main text.
+/// The chosen main paragraphs headed by the page's headline when it sits before them, with the
+/// section headings that lead into them, and the comments: paragraphs of comment regions
+/// outside the main text.
 fn finish_choice(
     dom: &Dom,
     facts: &[ParagraphFacts],
@@ -405,6 +407,7 @@ fn finish_choice(
     {
         main.insert(0, headline);
     }
+    let main = headings::with_section_headings(dom, facts, main);
     let comments: Vec<usize> = (0..facts.len())
         .filter(|&index| {
             let facts_here = &facts[index];

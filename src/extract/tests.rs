@@ -265,3 +265,28 @@ fn an_article_drops_its_card_list_of_other_stories_only_beside_enough_text_of_it
     let short = extract_under(&page(2), &[], policy);
     assert!(short.main_text.contains("A teaser of another story"));
 }
+
+#[test]
+fn a_section_heading_goes_with_the_text_it_heads_but_a_linked_teaser_title_does_not() {
+    // "History [edit]" reads as a link list on its own (half its words are a link); the
+    // teaser's title is all link.
+    let html = r#"<html><head><title>Mozilla</title></head><body><div id="content">
+<h1>Mozilla</h1>
+<p>Mozilla is a free software community created in 1998 by members of Netscape.</p>
+<h2>History <a href="/edit/1">edit</a></h2>
+<h3>Origins <a href="/edit/2">edit</a></h3>
+<p>On January 23, 1998, Netscape made two announcements about its source code.</p>
+<h3><a href="/other">Another story</a></h3>
+<p>Originally, Mozilla aimed to be a technology provider for other companies.</p>
+</div></body></html>"#;
+    let extracted = extract_from(html, &[]);
+    assert_eq!(
+        extracted.main_text,
+        "Mozilla\n\n\
+         Mozilla is a free software community created in 1998 by members of Netscape.\n\n\
+         History edit\n\n\
+         Origins edit\n\n\
+         On January 23, 1998, Netscape made two announcements about its source code.\n\n\
+         Originally, Mozilla aimed to be a technology provider for other companies."
+    );
+}
