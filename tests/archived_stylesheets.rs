@@ -9,7 +9,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use pagelevel::layout::{Layout, VIEWPORT};
-use pagelevel::page::{ArchivedStylesheets, NodeId, Page, PageSource, ParseLimits};
+use pagelevel::page::{
+    ArchivedStylesheet, ArchivedStylesheets, NodeId, Page, PageSource, ParseLimits,
+    linked_stylesheet_urls,
+};
 use pagelevel::render::{RenderOptions, Renderer, lay_out_native};
 use url::Url;
 
@@ -144,4 +147,53 @@ fn chromium_styles_a_page_with_its_archived_stylesheets_and_fetches_none() {
         .expect("renders");
     assert_styled(&styled.page, &styled.layout, "chromium");
     assert_never_fetched(&connections);
+}
+
+#[test]
+fn the_first_capture_of_a_url_is_kept_and_fragments_do_not_count() {
+    let mut sheets = ArchivedStylesheets::new();
+    let url = Url::parse("https://a.example/s.css").unwrap();
+    assert!(sheets.insert(&url, b"p{}".to_vec(), Some("text/css".into())));
+    let again = Url::parse("https://a.example/s.css#x").unwrap();
+    assert!(!sheets.insert(&again, b"div{}".to_vec(), None));
+    assert_eq!(sheets.get(&again).unwrap().css, b"p{}");
+    assert_eq!((sheets.len(), sheets.bytes()), (1, 3));
+}
+
+#[test]
+fn only_css_or_untyped_responses_style_a_page() {
+    let sheet = |content_type: Option<&str>| ArchivedStylesheet {
+        css: Vec::new(),
+        content_type: content_type.map(str::to_string),
+    };
+    assert!(sheet(None).is_css());
+    assert!(sheet(Some("Text/CSS; charset=utf-8")).is_css());
+    assert!(!sheet(Some("text/html")).is_css());
+}
+
+#[test]
+fn linked_sheets_resolve_against_the_base_href_else_the_page_url() {
+    let html = br#"<html><head><base href="https://cdn.example/theme/">
+        <link rel="stylesheet" href="a.css"><link rel="alternate stylesheet" href="/b.css">
+        <link rel=icon href=i.png><link rel=stylesheet href="a.css"></head><body></body></html>"#;
+    let url = Url::parse("https://site.example/dir/page.html").unwrap();
+    let page = Page::parse(html, Some(url.clone()), None, &ParseLimits::default()).unwrap();
+    let urls: Vec<String> = linked_stylesheet_urls(&page)
+        .into_iter()
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        urls,
+        [
+            "https://cdn.example/theme/a.css",
+            "https://cdn.example/b.css"
+        ]
+    );
+    let html = b"<link rel=stylesheet href=../s.css><p>x</p>";
+    let page = Page::parse(html, Some(url.clone()), None, &ParseLimits::default()).unwrap();
+    let urls: Vec<String> = linked_stylesheet_urls(&page)
+        .into_iter()
+        .map(String::from)
+        .collect();
+    assert_eq!(urls, ["https://site.example/s.css"]);
 }

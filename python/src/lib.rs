@@ -203,10 +203,14 @@ impl Scorer {
         charset: Option<String>,
         stylesheets: Option<HashMap<String, Stylesheet>>,
     ) -> PyResult<String> {
-        self.score_with(py, PageInput::new(html, url, path, charset, stylesheets)?, |scored| {
-            serde_json::to_string(&page_output(&scored, MarkdownOptions::default()))
-                .unwrap_or_default()
-        })
+        self.score_with(
+            py,
+            PageInput::new(html, url, path, charset, stylesheets)?,
+            |scored| {
+                serde_json::to_string(&page_output(&scored, MarkdownOptions::default()))
+                    .unwrap_or_default()
+            },
+        )
     }
 
     /// A page's line as `pagelevel score --format jsonl` writes it: everything but the nodes
@@ -221,10 +225,14 @@ impl Scorer {
         charset: Option<String>,
         stylesheets: Option<HashMap<String, Stylesheet>>,
     ) -> PyResult<String> {
-        self.score_with(py, PageInput::new(html, url, path, charset, stylesheets)?, |scored| {
-            serde_json::to_string(&page_line(&scored, MarkdownOptions::default()))
-                .unwrap_or_default()
-        })
+        self.score_with(
+            py,
+            PageInput::new(html, url, path, charset, stylesheets)?,
+            |scored| {
+                serde_json::to_string(&page_line(&scored, MarkdownOptions::default()))
+                    .unwrap_or_default()
+            },
+        )
     }
 
     /// The main text: the article or main body, headed by its headline, without comments.
@@ -238,9 +246,11 @@ impl Scorer {
         charset: Option<String>,
         stylesheets: Option<HashMap<String, Stylesheet>>,
     ) -> PyResult<String> {
-        self.score_with(py, PageInput::new(html, url, path, charset, stylesheets)?, |scored| {
-            scored.extracted.main_text
-        })
+        self.score_with(
+            py,
+            PageInput::new(html, url, path, charset, stylesheets)?,
+            |scored| scored.extracted.main_text,
+        )
     }
 
     /// The main text as Markdown (headings, lists, tables, quotes, code, emphasis), with link
@@ -259,9 +269,11 @@ impl Scorer {
         images: bool,
     ) -> PyResult<String> {
         let options = MarkdownOptions { links, images };
-        self.score_with(py, PageInput::new(html, url, path, charset, stylesheets)?, |scored| {
-            main_markdown(&scored, options)
-        })
+        self.score_with(
+            py,
+            PageInput::new(html, url, path, charset, stylesheets)?,
+            |scored| main_markdown(&scored, options),
+        )
     }
 
     /// The content text: all visible text not marked template.
@@ -275,9 +287,11 @@ impl Scorer {
         charset: Option<String>,
         stylesheets: Option<HashMap<String, Stylesheet>>,
     ) -> PyResult<String> {
-        self.score_with(py, PageInput::new(html, url, path, charset, stylesheets)?, |scored| {
-            scored.segmented.content_text
-        })
+        self.score_with(
+            py,
+            PageInput::new(html, url, path, charset, stylesheets)?,
+            |scored| scored.segmented.content_text,
+        )
     }
 
     /// The layout engine's name: "native" or "chromium".

@@ -6,8 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use pagelevel::page::{
-    ArchivedStylesheets, MAX_ARCHIVED_STYLESHEET_BYTES, Page, ParseLimits,
-    linked_stylesheet_urls,
+    ArchivedStylesheets, MAX_ARCHIVED_STYLESHEET_BYTES, Page, ParseLimits, linked_stylesheet_urls,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -74,11 +73,19 @@ pub(crate) fn archived(
 /// are not listed. Empty for a page that cannot be parsed.
 #[pyfunction]
 #[pyo3(signature = (html, url, *, charset = None))]
-pub fn linked_stylesheets(html: Vec<u8>, url: &str, charset: Option<String>) -> PyResult<Vec<String>> {
+pub fn linked_stylesheets(
+    html: Vec<u8>,
+    url: &str,
+    charset: Option<String>,
+) -> PyResult<Vec<String>> {
     let url = Url::parse(url)
         .map_err(|error| PyValueError::new_err(format!("bad URL {url:?}: {error}")))?;
-    let Ok(page) = Page::parse(&html, Some(url), charset.as_deref(), &ParseLimits::default())
-    else {
+    let Ok(page) = Page::parse(
+        &html,
+        Some(url),
+        charset.as_deref(),
+        &ParseLimits::default(),
+    ) else {
         return Ok(Vec::new());
     };
     Ok(linked_stylesheet_urls(&page)

@@ -79,3 +79,27 @@ def test_a_host_is_labelled_with_the_sheets_its_pages_load_as_train_sites_labels
     flags = ["--layout", "native", "--max-pages", 5, "--min-pages", 3, "--holdout-every", 2]
     train("--sites", listed, "--out", tmp_path / "model.json", "--rows-out", tmp_path / "rows.csv", *flags)
     assert sorted(read_rows(tmp_path / "rows.csv")[1]) == sorted(rows["styled"])
+
+
+def test_boxes_with_css_from_the_warc_equal_boxes_with_css_on_disk():
+    """Two pages (at the top of its folder, the web root `path=` gives) of shared sites linking
+    their CSS relatively: laid out with the sheets their site's WARC archives, every element's
+    box is the box it gets from the saved site's folder."""
+    import pagelevel
+
+    compared = 0
+    for site in ("python3-docs-sphinx", "rust-book-mdbook", "scrapy-docs-sphinx-rtd", "apes-charity-hugo"):
+        # (A 404 page links sheets the saved site does not hold.)
+        files = [file for file in sorted((SITES / site).glob("*.html")) if file.name != "404.html"][:2]
+        pages = {f"https://{site}/{file.relative_to(SITES / site).as_posix()}": file for file in files}
+        sheets = build_site_warcs.site_stylesheets(SITES / site, {url: file.read_bytes() for url, file in pages.items()})
+        assert sheets, f"{site} archives no stylesheets"
+        for url, file in pages.items():
+            on_disk = pagelevel.score(path=file, url=url)
+            from_warc = pagelevel.score(file.read_bytes(), url, stylesheets=sheets)
+            boxes = [node["box"] for node in from_warc["nodes"]]
+            assert boxes == [node["box"] for node in on_disk["nodes"]], url
+            unstyled = pagelevel.score(file.read_bytes(), url)
+            assert boxes != [node["box"] for node in unstyled["nodes"]], f"{url}: its CSS changed nothing"
+            compared += 1
+    assert compared == 8

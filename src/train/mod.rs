@@ -326,8 +326,8 @@ pub fn site_pages(site: &SiteSource, options: &TrainOptions) -> Result<Vec<SiteP
             }])
         }
         SiteSource::Warc(path) => {
-            let (pages, stylesheets) = read_warc_with_stylesheets(path)
-                .map_err(|error| site_error(error.to_string()))?;
+            let (pages, stylesheets) =
+                read_warc_with_stylesheets(path).map_err(|error| site_error(error.to_string()))?;
             // The file's stylesheets, shared by its pages: a page may link another host's.
             let stylesheets = (!stylesheets.is_empty()).then(|| Arc::new(stylesheets));
             Ok(group_by_host(pages)
