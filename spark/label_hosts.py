@@ -21,6 +21,12 @@ The job reads the crawl twice, so that no task holds more than a host's sample:
 2. Each WARC file is read again for the sampled records only (a seek to each record's offset),
    the bodies are grouped by host — at most ``--max-pages`` a host — and labelled.
 
+Stylesheets the crawl archived (``text/css`` responses, first capture of a URL) are located in
+pass 1 too (URL, file, offset: no bodies). In pass 2 the URLs the sampled pages link
+(``pagelevel.linked_stylesheets``) are joined to them, those records read (by offset), then the
+sheets they ``@import`` the same way (``archived_css.py``), and each host is labelled with the
+sheets its sampled pages load (``label_site(..., stylesheets=...)``), wherever they are hosted.
+
 Hosts with fewer than ``--min-pages`` usable pages are skipped and listed on standard error, as
 are hosts whose sampled record cannot be read again and WARC files damaged part-way (their
 responses before the damage are kept).
@@ -75,8 +81,10 @@ def site_of(url: str) -> Optional[str]:
     return parts.hostname if port in (None, default) else f"{parts.hostname}:{port}"
 
 
-def html_responses(stream) -> Iterator[Tuple[int, str, str]]:
-    """(offset, url, host) of every HTML response with a host; bodies are skipped unread."""
+def html_responses(stream) -> Iterator[Tuple[str, int, str, str]]:
+    """(kind, offset, url, host) of every HTML ("place") and CSS ("css") response with a
+    host; bodies are skipped unread."""
+    from archived_css import is_css, without_fragment
     from warcio.archiveiterator import ArchiveIterator
 
     records = ArchiveIterator(stream)
@@ -86,22 +94,25 @@ def html_responses(stream) -> Iterator[Tuple[int, str, str]]:
         if record.http_headers.get_statuscode() != "200":
             continue
         content_type = record.http_headers.get_header("Content-Type") or ""
-        if "html" not in content_type.lower():
-            continue
+        kind = "place" if "html" in content_type.lower() else "css" if is_css(content_type) else None
         url = record.rec_headers.get_header("WARC-Target-URI") or ""
         host = site_of(url)
-        if host:
-            yield records.get_record_offset(), url, host
+        if kind and host:
+            yield kind, records.get_record_offset(), url if kind == "place" else without_fragment(url), host
 
 
 def locate(indexed_paths: Iterable[Tuple[int, str]]) -> Iterator[Tuple[str, tuple]]:
-    """Pass 1: ("place", Place) for every HTML response of the files, bodies unread; a file
-    damaged part-way ends with ("skipped", (path, reason)) after the places read before."""
+    """Pass 1: ("place", Place) for every HTML response of the files and ("css", Place) for
+    every stylesheet (record -1), bodies unread; a file damaged part-way ends with
+    ("skipped", (path, reason)) after the places read before."""
     for file_index, path in indexed_paths:
         ordinal = 0
         try:
             with open(path, "rb") as stream:
-                for offset, url, host in html_responses(stream):
+                for kind, offset, url, host in html_responses(stream):
+                    if kind == "css":
+                        yield "css", Place(host, url, file_index, -1, offset)
+                        continue
                     yield "place", Place(host, url, file_index, ordinal, offset)
                     ordinal += 1
         except Exception as error:  # a damaged archive is a listed skip, not a lost task
@@ -156,18 +167,106 @@ def read_sample(path: str, sampled: Iterable[Tuple[int, Place]]) -> Iterator[Tup
                 yield place.host, (rank, place.url, None, reason)
 
 
+def read_stylesheets(path: str, wanted: Iterable[Tuple[str, Place]]) -> Iterator[Tuple[str, SampledPage]]:
+    """Pass 2: (host, (-1, url, css, content type)) for each stylesheet a host's pages load
+    from one WARC file, read by seeking to its record; a sheet that cannot be read is left out,
+    as one that did not load."""
+    from archived_css import read_stylesheet
+
+    wanted = sorted(wanted, key=lambda item: item[1].offset)
+    try:
+        stream = open(path, "rb")
+    except OSError:
+        return
+    with stream:
+        for host, place in wanted:
+            try:
+                css, content_type = read_stylesheet(stream, place.offset, place.url)
+            except Exception:  # a broken record is a sheet that did not load
+                continue
+            yield host, (-1, place.url, css, content_type)
+
+
+def linked_by_page(item: Tuple[str, SampledPage]) -> Iterator[Tuple[str, str]]:
+    """(stylesheet URL, host) for each sheet a sampled page links."""
+    import pagelevel
+    from archived_css import without_fragment
+
+    host, (_, url, body, charset) = item
+    if body is None:
+        return
+    try:
+        linked = pagelevel.linked_stylesheets(body, url, charset=charset)
+    except ValueError:
+        return
+    for sheet in linked:
+        yield without_fragment(sheet), host
+
+
+def imported_by_sheet(item: Tuple[str, SampledPage]) -> Iterator[Tuple[str, str]]:
+    """(stylesheet URL, host) for each sheet a host's loaded sheet imports."""
+    from archived_css import imported_urls
+
+    host, (_, url, css, _) = item
+    for imported in imported_urls(css, url):
+        yield imported, host
+
+
+def archived_stylesheets(pages, css_places, paths: List[str], partitions: int):
+    """Pass 2's stylesheets: (host, (-1, url, css, content type)) for every archived sheet
+    the host's sampled pages link or (MAX_IMPORT_DEPTH levels deep) import."""
+    from archived_css import MAX_IMPORT_DEPTH
+
+    wanted = pages.flatMap(linked_by_page).distinct(partitions)
+    seen = wanted
+    read = pages.context.emptyRDD()
+    for _ in range(MAX_IMPORT_DEPTH + 1):
+        level = (
+            wanted.join(css_places, partitions)
+            .map(lambda item: (item[1][1].file, (item[1][0], item[1][1])))
+            .groupByKey(max(1, len(paths)))
+            .flatMap(lambda file_and_wanted: read_stylesheets(paths[file_and_wanted[0]], file_and_wanted[1]))
+            .cache()
+        )
+        read = read.union(level)
+        wanted = level.flatMap(imported_by_sheet).distinct(partitions).subtract(seen, partitions).cache()
+        if wanted.isEmpty():
+            break
+        seen = seen.union(wanted)
+    return read
+
+
+def host_stylesheets(sheets: Iterable[SampledPage]) -> Optional[dict]:
+    """A host's loaded sheets as ``label_site``'s ``stylesheets``: by URL, at most
+    MAX_HOST_CSS_BYTES of them (in URL order)."""
+    from archived_css import MAX_HOST_CSS_BYTES
+
+    chosen, size = {}, 0
+    for _, url, css, content_type in sorted(sheets, key=lambda sheet: sheet[1]):
+        if url in chosen or size + len(css) > MAX_HOST_CSS_BYTES:
+            continue
+        chosen[url] = (css, content_type)
+        size += len(css)
+    return chosen or None
+
+
 def label_sample(host: str, sample: Iterable[SampledPage], options: dict) -> Iterator[Labelled]:
-    """("row", row) for each training row of the host's sampled pages, or one ("skipped", reason)."""
+    """("row", row) for each training row of the host's sampled pages, or one ("skipped",
+    reason); the host's loaded stylesheets come with rank -1."""
     import pagelevel
 
-    pages = sorted(sample, key=lambda page: page[0])
+    sample = list(sample)
+    stylesheets = host_stylesheets(item for item in sample if item[0] < 0)
+    pages = sorted((item for item in sample if item[0] >= 0), key=lambda page: page[0])
+    if not pages:
+        return
     unreadable = [reason for _, _, body, reason in pages if body is None]
     if unreadable:
         yield "skipped", (host, unreadable[0])
         return
     try:
         sampled = [(url, body, charset) for _, url, body, charset in pages]
-        for row in pagelevel.label_site(sampled, host=host, sampled=True, **options):
+        for row in pagelevel.label_site(sampled, host=host, sampled=True, stylesheets=stylesheets, **options):
             yield "row", row
     except (pagelevel.SiteError, pagelevel.PageError, ValueError) as error:
         yield "skipped", (host, str(error))
@@ -186,7 +285,8 @@ def row_schema():
 
 
 def sampled_places(context, paths: List[str], options: dict):
-    """Pass 1: (skipped files RDD, RDD of (file, (rank, Place)) for every host's sample)."""
+    """Pass 1: (skipped files RDD, RDD of (file, (rank, Place)) for every host's sample,
+    RDD of (url, Place) of every archived stylesheet's first capture)."""
     from pyspark import StorageLevel
     from pyspark.rdd import portable_hash
 
@@ -210,7 +310,12 @@ def sampled_places(context, paths: List[str], options: dict):
     samples = in_crawl_order.repartitionAndSortWithinPartitions(
         partitions, partitionFunc=lambda key: portable_hash(key[0])
     ).mapPartitions(lambda partition: pick_samples(partition, options))
-    return skipped, samples
+    css_places = (
+        located.filter(lambda item: item[0] == "css")
+        .map(lambda item: (item[1].url, item[1]))
+        .reduceByKey(lambda one, other: min(one, other, key=lambda place: (place.file, place.offset)), partitions)
+    )
+    return skipped, samples, css_places
 
 
 def run(patterns: List[str], output: str, master: Optional[str], options: dict) -> Tuple[int, List[Tuple[str, str]]]:
@@ -219,14 +324,20 @@ def run(patterns: List[str], output: str, master: Optional[str], options: dict) 
     from pyspark import StorageLevel
 
     paths = expand(patterns)
-    spark = start_session("pagelevel-label-hosts", master, ["label_hosts.py", "score_warc.py"])
+    spark = start_session("pagelevel-label-hosts", master, ["label_hosts.py", "score_warc.py", "archived_css.py"])
     try:
         context = spark.sparkContext
-        damaged, samples = sampled_places(context, paths, options)
-        labelled = (
+        partitions = max(1, context.defaultParallelism)
+        damaged, samples, css_places = sampled_places(context, paths, options)
+        pages = (
             samples.groupByKey(max(1, len(paths)))
             .flatMap(lambda file_and_sample: read_sample(paths[file_and_sample[0]], file_and_sample[1]))
-            .groupByKey(max(1, context.defaultParallelism))
+            .persist(StorageLevel.MEMORY_AND_DISK)
+        )
+        stylesheets = archived_stylesheets(pages, css_places, paths, partitions)
+        labelled = (
+            pages.union(stylesheets)
+            .groupByKey(partitions)
             .flatMap(lambda host_and_sample: label_sample(host_and_sample[0], host_and_sample[1], options))
             .persist(StorageLevel.MEMORY_AND_DISK)
         )

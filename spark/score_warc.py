@@ -6,6 +6,8 @@
 Each WARC file is one task: an executor reads it record by record (warcio) and scores the
 HTML responses with one ``pagelevel.Scorer`` per partition, so engines are made once per task,
 not per page. A page that cannot be scored becomes a row with ``error`` set, never a lost task.
+When the file archived stylesheets (``text/css`` responses), a page is laid out with those it
+links and imports, found by URL (``archived_css.py``); stylesheets give no rows.
 Every executor needs the pagelevel wheel (and Chromium only for ``--layout chromium``) in the
 Python that ``PYSPARK_PYTHON`` names there; with a local master the workers run the driver's own
 interpreter unless ``PYSPARK_PYTHON`` says otherwise (so a virtual environment just works).
@@ -66,19 +68,27 @@ def score_files(paths: Iterable[str], layout: str) -> Iterator[Row]:
     """The rows of every HTML response of `paths`, with one scorer for all of them."""
     import pagelevel
 
+    from archived_css import FileStylesheets
+
     scorer = pagelevel.Scorer(layout=layout)
     for path in paths:
+        stylesheets = None
         try:
+            stylesheets = FileStylesheets(path)
             for url, body in html_responses(path):
-                yield score_one(scorer, url, body)
+                yield score_one(scorer, url, body, stylesheets)
         except Exception as error:  # an unreadable archive is a row too, not a lost task
             yield failed_row(path, "", f"cannot read {path}: {error}")
+        finally:
+            if stylesheets is not None:
+                stylesheets.close()
 
 
-def score_one(scorer, url: str, body: bytes) -> Row:
+def score_one(scorer, url: str, body: bytes, stylesheets=None) -> Row:
     host = urlsplit(url).netloc
     try:
-        page = scorer.score(body, url=url or None, nodes=False)
+        sheets = stylesheets.for_page(body, url, host) if stylesheets is not None and url else None
+        page = scorer.score(body, url=url or None, nodes=False, stylesheets=sheets)
     except Exception as error:
         return failed_row(url, host, str(error))
     return (
@@ -115,7 +125,7 @@ def expand(patterns: List[str]) -> List[str]:
 def run(patterns: List[str], output: str, master: Optional[str], layout: str) -> int:
     """Scores the WARC files and writes the Parquet dataset; returns the rows written."""
     paths = expand(patterns)
-    spark = start_session("pagelevel-score-warc", master, ["score_warc.py"])
+    spark = start_session("pagelevel-score-warc", master, ["score_warc.py", "archived_css.py"])
     try:
         schema = ", ".join(f"{name} {kind}" for name, kind in ROW_FIELDS)
         rows = spark.sparkContext.parallelize(paths, max(1, len(paths))).mapPartitions(

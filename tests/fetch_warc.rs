@@ -6,7 +6,9 @@ use std::path::Path;
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
-use pagelevel::fetch::{FetchError, group_by_host, parse_warc, read_warc, scan_warc};
+use pagelevel::fetch::{
+    FetchError, group_by_host, parse_warc, read_warc, read_warc_with_stylesheets, scan_warc,
+};
 
 /// One WARC record: type, target URI and block, serialized as WARC/1.1.
 struct Record {
@@ -330,4 +332,21 @@ fn pages_are_grouped_by_host_in_archive_order_keeping_first_captures() {
         sites["example.org"][0].page.bytes,
         b"<html><title>Home</title><p>home</p></html>"
     );
+}
+
+#[test]
+fn a_scan_keeps_the_archived_stylesheets_by_url_and_a_stream_of_pages_keeps_none() {
+    let file = write_temp(&plain_archive(&typical_crawl()), ".warc");
+    let scan = scan_warc(file.path()).expect("a valid archive");
+    let url = url::Url::parse("http://example.org/style.css").expect("a URL");
+    let sheet = scan.stylesheets.get(&url).expect("the stylesheet is kept");
+    assert_eq!(sheet.css, b"p { color: red }");
+    assert_eq!(sheet.content_type.as_deref(), Some("text/css"));
+    assert_eq!(
+        scan.stylesheets.len(),
+        1,
+        "only text/css responses with status 200"
+    );
+    let (pages, stylesheets) = read_warc_with_stylesheets(file.path()).expect("a valid archive");
+    assert_eq!((pages.len(), stylesheets), (3, scan.stylesheets));
 }

@@ -7,16 +7,18 @@
 //! and scores with the GIL released: as many threads score at once as call at once, each on
 //! its own library scorer, and a pool never holds more scorers than calls ever overlapped.
 
+mod stylesheets;
 mod training;
 
+use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use pagelevel::layout::{LayoutEngine, LayoutSource};
 use pagelevel::markdown::MarkdownOptions;
 use pagelevel::model::TemplateModel;
 use pagelevel::output::{main_markdown, page_line, page_output};
-use pagelevel::page::{PageSource, ParseLimits};
+use pagelevel::page::{ArchivedStylesheets, PageSource, ParseLimits};
 use pagelevel::params::{NodeWeight, ScoringParams, ValidParams};
 use pagelevel::pipeline::{self, ScoreError, ScoredPage};
 use pagelevel::render::{
@@ -30,6 +32,7 @@ use pyo3::exceptions::{
 };
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use stylesheets::Stylesheet;
 use url::Url;
 
 create_exception!(
@@ -190,7 +193,7 @@ impl Scorer {
 
     /// Everything about a page, as `pagelevel score --format json` writes it (a JSON string;
     /// `pagelevel.Scorer.score` parses it).
-    #[pyo3(signature = (html = None, url = None, *, path = None, charset = None))]
+    #[pyo3(signature = (html = None, url = None, *, path = None, charset = None, stylesheets = None))]
     fn score_json(
         &self,
         py: Python<'_>,
@@ -198,16 +201,21 @@ impl Scorer {
         url: Option<&str>,
         path: Option<PathBuf>,
         charset: Option<String>,
+        stylesheets: Option<HashMap<String, Stylesheet>>,
     ) -> PyResult<String> {
-        self.score_with(py, PageInput::new(html, url, path, charset)?, |scored| {
-            serde_json::to_string(&page_output(&scored, MarkdownOptions::default()))
-                .unwrap_or_default()
-        })
+        self.score_with(
+            py,
+            PageInput::new(html, url, path, charset, stylesheets)?,
+            |scored| {
+                serde_json::to_string(&page_output(&scored, MarkdownOptions::default()))
+                    .unwrap_or_default()
+            },
+        )
     }
 
     /// A page's line as `pagelevel score --format jsonl` writes it: everything but the nodes
     /// (a JSON string; `pagelevel.Scorer.score(..., nodes=False)` parses it).
-    #[pyo3(signature = (html = None, url = None, *, path = None, charset = None))]
+    #[pyo3(signature = (html = None, url = None, *, path = None, charset = None, stylesheets = None))]
     fn line_json(
         &self,
         py: Python<'_>,
@@ -215,15 +223,20 @@ impl Scorer {
         url: Option<&str>,
         path: Option<PathBuf>,
         charset: Option<String>,
+        stylesheets: Option<HashMap<String, Stylesheet>>,
     ) -> PyResult<String> {
-        self.score_with(py, PageInput::new(html, url, path, charset)?, |scored| {
-            serde_json::to_string(&page_line(&scored, MarkdownOptions::default()))
-                .unwrap_or_default()
-        })
+        self.score_with(
+            py,
+            PageInput::new(html, url, path, charset, stylesheets)?,
+            |scored| {
+                serde_json::to_string(&page_line(&scored, MarkdownOptions::default()))
+                    .unwrap_or_default()
+            },
+        )
     }
 
     /// The main text: the article or main body, headed by its headline, without comments.
-    #[pyo3(signature = (html = None, url = None, *, path = None, charset = None))]
+    #[pyo3(signature = (html = None, url = None, *, path = None, charset = None, stylesheets = None))]
     fn extract(
         &self,
         py: Python<'_>,
@@ -231,15 +244,18 @@ impl Scorer {
         url: Option<&str>,
         path: Option<PathBuf>,
         charset: Option<String>,
+        stylesheets: Option<HashMap<String, Stylesheet>>,
     ) -> PyResult<String> {
-        self.score_with(py, PageInput::new(html, url, path, charset)?, |scored| {
-            scored.extracted.main_text
-        })
+        self.score_with(
+            py,
+            PageInput::new(html, url, path, charset, stylesheets)?,
+            |scored| scored.extracted.main_text,
+        )
     }
 
     /// The main text as Markdown (headings, lists, tables, quotes, code, emphasis), with link
     /// targets and pictures when asked.
-    #[pyo3(signature = (html = None, url = None, *, path = None, charset = None, links = false, images = false))]
+    #[pyo3(signature = (html = None, url = None, *, path = None, charset = None, stylesheets = None, links = false, images = false))]
     #[allow(clippy::too_many_arguments)]
     fn markdown(
         &self,
@@ -248,17 +264,20 @@ impl Scorer {
         url: Option<&str>,
         path: Option<PathBuf>,
         charset: Option<String>,
+        stylesheets: Option<HashMap<String, Stylesheet>>,
         links: bool,
         images: bool,
     ) -> PyResult<String> {
         let options = MarkdownOptions { links, images };
-        self.score_with(py, PageInput::new(html, url, path, charset)?, |scored| {
-            main_markdown(&scored, options)
-        })
+        self.score_with(
+            py,
+            PageInput::new(html, url, path, charset, stylesheets)?,
+            |scored| main_markdown(&scored, options),
+        )
     }
 
     /// The content text: all visible text not marked template.
-    #[pyo3(signature = (html = None, url = None, *, path = None, charset = None))]
+    #[pyo3(signature = (html = None, url = None, *, path = None, charset = None, stylesheets = None))]
     fn content(
         &self,
         py: Python<'_>,
@@ -266,10 +285,13 @@ impl Scorer {
         url: Option<&str>,
         path: Option<PathBuf>,
         charset: Option<String>,
+        stylesheets: Option<HashMap<String, Stylesheet>>,
     ) -> PyResult<String> {
-        self.score_with(py, PageInput::new(html, url, path, charset)?, |scored| {
-            scored.segmented.content_text
-        })
+        self.score_with(
+            py,
+            PageInput::new(html, url, path, charset, stylesheets)?,
+            |scored| scored.segmented.content_text,
+        )
     }
 
     /// The layout engine's name: "native" or "chromium".
@@ -326,19 +348,23 @@ enum PageInput {
         path: PathBuf,
         url: Option<Url>,
         charset: Option<String>,
+        stylesheets: Option<Arc<ArchivedStylesheets>>,
     },
 }
 
 impl PageInput {
     /// Text or bytes (with an optional URL), or a file; `charset` is the encoding the bytes
     /// were served with (an HTTP `Content-Type` charset, as a WARC record or a crawler has
-    /// it), which wins over the page's own `<meta charset>` as in a browser.
+    /// it), which wins over the page's own `<meta charset>` as in a browser; `stylesheets`
+    /// (`{absolute URL: css}`) are what its stylesheet links and `@import`s load.
     fn new(
         html: Option<Html<'_>>,
         url: Option<&str>,
         path: Option<PathBuf>,
         charset: Option<String>,
+        stylesheets: Option<HashMap<String, Stylesheet>>,
     ) -> PyResult<PageInput> {
+        let stylesheets = stylesheets::archived(stylesheets)?;
         if let Some(name) = &charset
             && pagelevel::page::charset_name(name).is_none()
         {
@@ -353,7 +379,14 @@ impl PageInput {
             })
             .transpose()?;
         let source = match (html, path) {
-            (None, Some(path)) => return Ok(PageInput::File { path, url, charset }),
+            (None, Some(path)) => {
+                return Ok(PageInput::File {
+                    path,
+                    url,
+                    charset,
+                    stylesheets,
+                });
+            }
             (Some(Html::Text(_)), None) if charset.is_some() => {
                 let message = "charset= applies to bytes: a str is decoded already";
                 return Err(PyValueError::new_err(message));
@@ -375,14 +408,22 @@ impl PageInput {
                 return Err(PyValueError::new_err(message));
             }
         };
-        Ok(PageInput::Ready(source))
+        Ok(PageInput::Ready(match stylesheets {
+            Some(sheets) => source.with_stylesheets(sheets),
+            None => source,
+        }))
     }
 
     /// The page's source; a file's directory is its web root, so its local CSS loads.
     fn source(self) -> Result<PageSource, Failure> {
-        let (path, url, charset) = match self {
+        let (path, url, charset, stylesheets) = match self {
             PageInput::Ready(source) => return Ok(source),
-            PageInput::File { path, url, charset } => (path, url, charset),
+            PageInput::File {
+                path,
+                url,
+                charset,
+                stylesheets,
+            } => (path, url, charset, stylesheets),
         };
         let mut source =
             PageSource::from_file(&path, None).map_err(|cause| Failure::Read { path, cause })?;
@@ -392,6 +433,7 @@ impl PageInput {
         if charset.is_some() {
             source.http_charset = charset;
         }
+        source.stylesheets = stylesheets;
         Ok(source)
     }
 }
@@ -485,5 +527,6 @@ fn node_weight(name: &str) -> PyResult<NodeWeight> {
 fn _pagelevel(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Scorer>()?;
     module.add("PageError", module.py().get_type::<PageError>())?;
+    module.add_function(wrap_pyfunction!(stylesheets::linked_stylesheets, module)?)?;
     training::register(module)
 }

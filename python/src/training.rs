@@ -3,7 +3,9 @@
 //! with `pagelevel train --rows`. The rows are those `train --rows-out` writes for the same
 //! pages: the sample, the site-level labels and the features come from the same library calls.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use pagelevel::page::PageSource;
 use pagelevel::render::{DEFAULT_LAYOUT_MEMORY_MIB, RenderOptions};
@@ -16,6 +18,7 @@ use pyo3::types::PyTuple;
 use url::Url;
 
 use crate::LayoutChoice;
+use crate::stylesheets::Stylesheet;
 
 create_exception!(
     pagelevel,
@@ -32,10 +35,12 @@ type ServedPage = (String, Vec<u8>, Option<String>);
 /// sample whichever other hosts a job sees), laid out, labelled by the site-level detector and
 /// turned into one tuple per classified node, in `TRAINING_COLUMNS` order. With `sampled`, the
 /// pages are already the host's sample, in `host_sample`'s order, and are labelled as given.
+/// `stylesheets` (`{absolute URL: css}`, a host's archived CSS) style every page that links them.
 #[pyfunction]
 #[pyo3(signature = (
     pages, *, host, name = None, layout = "native", max_pages = 200, min_pages = 10,
     theta = 0.1, labeler = "frequency", seed = 7, chromium = None, sampled = false,
+    stylesheets = None,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn label_site(
@@ -51,7 +56,9 @@ pub fn label_site(
     seed: u64,
     chromium: Option<PathBuf>,
     sampled: bool,
+    stylesheets: Option<HashMap<String, Stylesheet>>,
 ) -> PyResult<Vec<Py<PyTuple>>> {
+    let stylesheets = crate::stylesheets::archived(stylesheets)?;
     let layout = LayoutChoice::parse(layout)?;
     let labeler: Method =
         labeler
@@ -76,7 +83,11 @@ pub fn label_site(
     for (url, bytes, charset) in pages {
         let parsed = Url::parse(&url)
             .map_err(|error| PyValueError::new_err(format!("bad URL {url:?}: {error}")))?;
-        sources.push(PageSource::from_bytes(bytes, Some(parsed), charset));
+        let source = PageSource::from_bytes(bytes, Some(parsed), charset);
+        sources.push(match &stylesheets {
+            Some(sheets) => source.with_stylesheets(Arc::clone(sheets)),
+            None => source,
+        });
     }
     let name = name.unwrap_or_else(|| host.clone());
     let site = if sampled {

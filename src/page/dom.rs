@@ -57,6 +57,15 @@ impl Element {
             .find(|(attribute, _)| attribute == name)
             .map(|(_, value)| value.as_str())
     }
+
+    /// Whether the element is a `<link rel=stylesheet>` (`alternate stylesheet` included).
+    pub fn is_stylesheet_link(&self) -> bool {
+        self.tag == "link"
+            && self.attribute("rel").is_some_and(|rel| {
+                rel.split_ascii_whitespace()
+                    .any(|token| token.eq_ignore_ascii_case("stylesheet"))
+            })
+    }
 }
 
 /// A text node: its parent element and its characters as written (entities decoded).

@@ -10,6 +10,7 @@ mod files;
 mod serialize;
 mod sink;
 mod source;
+mod stylesheets;
 
 use html5ever::tendril::{StrTendril, TendrilSink};
 use html5ever::{ParseOpts, parse_document};
@@ -22,6 +23,9 @@ pub use dom::{Child, Dom, Element, NodeId, TextNode, collapse_whitespace};
 pub use files::{html_files_under, is_html_file};
 pub use serialize::{MarkupSink, SerializeOptions, serialize, write_markup};
 pub use source::{PageSource, UnknownCharset};
+pub use stylesheets::{
+    ArchivedStylesheet, ArchivedStylesheets, MAX_ARCHIVED_STYLESHEET_BYTES, linked_stylesheet_urls,
+};
 
 use sink::{ArenaSink, Budget};
 

@@ -2,11 +2,12 @@
 //! served from. The input of every layout source and of the scorer.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use thiserror::Error;
 use url::Url;
 
-use super::charset_name;
+use super::{ArchivedStylesheets, charset_name};
 
 /// A page to score: its bytes and where it lives.
 #[derive(Debug, Clone)]
@@ -29,6 +30,10 @@ pub struct PageSource {
     /// A `<base href>` to insert (relative to the page's served location) when the page has
     /// none, e.g. Kreuzer pages' `assets/<host>/<path>/`.
     pub base_href: Option<String>,
+    /// Stylesheets archived with the page (a crawl's CSS responses, by absolute URL), read
+    /// in place of a fetch for its `<link rel=stylesheet>` and `@import` URLs, after any file
+    /// of the web root; a URL missing from them stays unloaded. Shared by a host's pages.
+    pub stylesheets: Option<Arc<ArchivedStylesheets>>,
 }
 
 impl PageSource {
@@ -59,6 +64,7 @@ impl PageSource {
             web_root: Some(root),
             path_in_root,
             base_href: None,
+            stylesheets: None,
         })
     }
 }
@@ -93,7 +99,15 @@ impl PageSource {
             web_root: None,
             path_in_root,
             base_href: None,
+            stylesheets: None,
         }
+    }
+
+    /// The same page with `stylesheets` to load its linked and imported sheets from (see
+    /// [`PageSource::stylesheets`]).
+    pub fn with_stylesheets(mut self, stylesheets: Arc<ArchivedStylesheets>) -> PageSource {
+        self.stylesheets = Some(stylesheets);
+        self
     }
 }
 

@@ -11,6 +11,12 @@
 //! outside host. With scripts off, every response carries a policy that forbids scripts, so no
 //! document the page pulls in (a sibling page in a frame, an SVG) runs any; and each page may
 //! load only a few documents, so frames that load their own page again end at once.
+//!
+//! Stylesheets archived with a page (a crawl's CSS, `PageSource::stylesheets`) are served too,
+//! from memory: a URL on the page's host stands for the same path on the page's own origin,
+//! and a sheet elsewhere (an `https://` URL, another host) is linked under
+//! [`ARCHIVED_PREFIX`] on the page's host — the copy Chromium gets names it there
+//! ([`archived_stylesheet_url`]), since no `https://` request can be answered by a proxy.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -22,6 +28,10 @@ use std::thread;
 use std::time::Duration;
 
 use rand::Rng;
+use url::Url;
+
+use crate::page::ArchivedStylesheets;
+use crate::render::native::archived_url;
 
 /// Longest request head accepted; real browser request heads are a few KiB.
 const MAX_REQUEST_HEAD_BYTES: usize = 64 * 1024;
@@ -52,7 +62,50 @@ pub struct ServedPage {
     pub page_path: String,
     pub html: Arc<Vec<u8>>,
     pub web_root: Option<PathBuf>,
+    /// The stylesheets archived with the page, and the page's own URL.
+    pub stylesheets: Option<(Arc<ArchivedStylesheets>, Url)>,
     pub scripts_allowed: bool,
+}
+
+/// The path under which a page's host serves an archived stylesheet of another origin:
+/// `/<prefix>/<scheme>/<host[:port]>/<path>`, so that the sheet's relative `@import`s stay
+/// under it.
+const ARCHIVED_PREFIX: &str = "/.pagelevel-archived";
+
+/// Where a page served on `served_host` loads the archived stylesheet `url` from.
+pub(super) fn archived_stylesheet_url(url: &Url, served_host: &str) -> Option<Url> {
+    let authority = match url.port() {
+        Some(port) => format!("{}:{port}", url.host_str()?),
+        None => url.host_str()?.to_string(),
+    };
+    let mut served = Url::parse(&format!(
+        "http://{served_host}{ARCHIVED_PREFIX}/{}/{authority}{}",
+        url.scheme(),
+        url.path()
+    ))
+    .ok()?;
+    served.set_query(url.query());
+    Some(served)
+}
+
+/// The archived URL a request on a page's host names: undoes [`archived_stylesheet_url`], or
+/// takes the path on the page's own origin.
+fn archived_target(url: &Url, page_url: &Url) -> Option<Url> {
+    let Some(rest) = url.path().strip_prefix(ARCHIVED_PREFIX) else {
+        return archived_url(url, url.host_str()?, page_url);
+    };
+    let mut parts = rest.trim_start_matches('/').splitn(3, '/');
+    let (scheme, authority) = (parts.next()?, parts.next()?);
+    if !matches!(scheme, "http" | "https") {
+        return None;
+    }
+    let mut target = Url::parse(&format!(
+        "{scheme}://{authority}/{}",
+        parts.next().unwrap_or("")
+    ))
+    .ok()?;
+    target.set_query(url.query());
+    Some(target)
 }
 
 /// A published page and how many documents it has loaded so far.
@@ -255,12 +308,26 @@ fn answer(method: &str, target: &str, loads_document: bool, state: &GateState) -
             policy,
         });
     }
-    let file = local_file(page.web_root.as_deref()?, url.path(), url.query())?;
-    let body = std::fs::read(&file).ok()?;
+    let file = page
+        .web_root
+        .as_deref()
+        .and_then(|root| local_file(root, url.path(), url.query()));
+    if let Some(body) = file.as_ref().and_then(|file| std::fs::read(file).ok()) {
+        return Some(Response {
+            status: "200 OK",
+            content_type: content_type(file.as_deref()?),
+            body: Arc::new(body),
+            policy,
+        });
+    }
+    let (sheets, page_url) = page.stylesheets.as_ref()?;
+    let sheet = sheets
+        .get(&archived_target(&url, page_url)?)
+        .filter(|sheet| sheet.is_css())?;
     Some(Response {
         status: "200 OK",
-        content_type: content_type(&file),
-        body: Arc::new(body),
+        content_type: "text/css",
+        body: Arc::new(sheet.css.clone()),
         policy,
     })
 }

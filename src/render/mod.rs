@@ -29,7 +29,10 @@ use thiserror::Error;
 use url::Url;
 
 use crate::layout::{LaidOut, LaidOutPage, Layout, LayoutError, LayoutSource, VIEWPORT, Viewport};
-use crate::page::{Page, PageError, PageSource, ParseLimits, SerializeOptions, serialize};
+use crate::page::{
+    ArchivedStylesheets, Dom, Page, PageError, PageSource, ParseLimits, SerializeOptions,
+    linked_stylesheet_urls, serialize,
+};
 
 pub use browser::stop_all_browsers;
 pub use cache::{LayoutCache, cache_key};
@@ -189,7 +192,7 @@ impl Renderer {
         page: &Page,
         source: &PageSource,
     ) -> Result<LaidOut, RenderError> {
-        let key = self.cache_key(source, page.encoding);
+        let key = self.cache_key(source, page, page.encoding);
         // A screenshot needs the page in the browser, so such renders skip the cache.
         let cache = self
             .options
@@ -219,7 +222,7 @@ impl Renderer {
         })
     }
 
-    fn cache_key(&self, source: &PageSource, encoding: &str) -> String {
+    fn cache_key(&self, source: &PageSource, page: &Page, encoding: &str) -> String {
         let url = source.url.as_ref().map(Url::as_str).unwrap_or("");
         let root = source
             .web_root
@@ -230,17 +233,33 @@ impl Renderer {
             "{}x{}",
             self.options.viewport.width, self.options.viewport.height
         );
-        cache_key(&[
+        // The archived sheets the page links (not those they import) are part of its input.
+        let mut linked = Vec::new();
+        if let Some(sheets) = &source.stylesheets {
+            for url in linked_stylesheet_urls(page) {
+                if let Some(sheet) = sheets.get(&url) {
+                    linked.extend_from_slice(url.as_str().as_bytes());
+                    linked.extend_from_slice(&sheet.css);
+                }
+            }
+        }
+        let javascript = [u8::from(self.options.javascript)];
+        let mut parts: Vec<&[u8]> = vec![
             &source.bytes,
             url.as_bytes(),
             encoding.as_bytes(),
             root.as_bytes(),
             source.path_in_root.as_bytes(),
             source.base_href.as_deref().unwrap_or("").as_bytes(),
-            &[u8::from(self.options.javascript)],
+            &javascript,
             viewport.as_bytes(),
             self.chromium_identity.as_bytes(),
-        ])
+        ];
+        // Keys of pages without archived sheets stay those of earlier caches.
+        if !linked.is_empty() {
+            parts.push(&linked);
+        }
+        cache_key(&parts)
     }
 
     fn lay_out_in_browser(
@@ -248,14 +267,23 @@ impl Renderer {
         page: &Page,
         source: &PageSource,
     ) -> Result<(Layout, Option<Vec<u8>>), RenderError> {
+        let host = self.gate.new_host();
+        let archived = source.stylesheets.clone().zip(source.url.clone());
+        let routed;
+        let dom = match &archived {
+            Some((sheets, _)) => {
+                routed = link_archived_stylesheets(page, sheets, &host);
+                &routed
+            }
+            None => &page.dom,
+        };
         let html = serialize(
-            &page.dom,
+            dom,
             &SerializeOptions {
                 node_id_attribute: Some(NODE_ID_ATTRIBUTE),
                 base_href: source.base_href.as_deref(),
             },
         );
-        let host = self.gate.new_host();
         let path = if source.path_in_root.starts_with('/') {
             source.path_in_root.clone()
         } else {
@@ -270,6 +298,7 @@ impl Renderer {
                 page_path: url.path().to_string(),
                 html: Arc::new(html.into_bytes()),
                 web_root: source.web_root.clone(),
+                stylesheets: archived,
                 scripts_allowed: self.options.javascript,
             },
         );
@@ -321,6 +350,35 @@ impl Renderer {
             .as_ref()
             .ok_or_else(|| RenderError::Launch("the browser did not start".into()))
     }
+}
+
+/// The page's DOM with each stylesheet link whose sheet is archived pointed at where the gate
+/// serves it on the page's `served_host` ([`gate::archived_stylesheet_url`]); the link keeps
+/// its place and `media`, so the cascade is the page's.
+fn link_archived_stylesheets(page: &Page, sheets: &ArchivedStylesheets, served_host: &str) -> Dom {
+    let mut dom = page.dom.clone();
+    let Some(base) = page.base_url() else {
+        return dom;
+    };
+    for element in dom
+        .elements
+        .iter_mut()
+        .filter(|element| element.is_stylesheet_link())
+    {
+        let served = element
+            .attribute("href")
+            .and_then(|href| base.join(href.trim()).ok())
+            .filter(|url| sheets.get(url).is_some())
+            .and_then(|url| gate::archived_stylesheet_url(&url, served_host));
+        if let Some(served) = served {
+            for (name, value) in &mut element.attributes {
+                if name == "href" {
+                    *value = served.to_string();
+                }
+            }
+        }
+    }
+    dom
 }
 
 impl LayoutSource for Renderer {

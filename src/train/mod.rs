@@ -15,6 +15,7 @@ mod rows;
 mod sites;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -23,7 +24,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::features;
-use crate::fetch::{CrawlOptions, FetchedPage, crawl, group_by_host, read_warc};
+use crate::fetch::{CrawlOptions, FetchedPage, crawl, group_by_host, read_warc_with_stylesheets};
 use crate::layout::LayoutSource;
 use crate::model::fit::FitError;
 use crate::model::{
@@ -325,7 +326,10 @@ pub fn site_pages(site: &SiteSource, options: &TrainOptions) -> Result<Vec<SiteP
             }])
         }
         SiteSource::Warc(path) => {
-            let pages = read_warc(path).map_err(|error| site_error(error.to_string()))?;
+            let (pages, stylesheets) =
+                read_warc_with_stylesheets(path).map_err(|error| site_error(error.to_string()))?;
+            // The file's stylesheets, shared by its pages: a page may link another host's.
+            let stylesheets = (!stylesheets.is_empty()).then(|| Arc::new(stylesheets));
             Ok(group_by_host(pages)
                 .into_iter()
                 .map(|(host, pages)| {
@@ -333,7 +337,12 @@ pub fn site_pages(site: &SiteSource, options: &TrainOptions) -> Result<Vec<SiteP
                         .into_iter()
                         .map(|page| {
                             let page: FetchedPage = page.into();
-                            PageSource::from_bytes(page.bytes, Some(page.url), page.charset)
+                            let source =
+                                PageSource::from_bytes(page.bytes, Some(page.url), page.charset);
+                            match &stylesheets {
+                                Some(sheets) => source.with_stylesheets(Arc::clone(sheets)),
+                                None => source,
+                            }
                         })
                         .collect();
                     host_site(format!("{name}:{host}"), &host, sources, options)

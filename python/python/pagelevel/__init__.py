@@ -11,7 +11,10 @@ One call for the common case::
 Pages are laid out by Blitz in-process (``layout="native"``: no browser, a few ms a page) or
 by headless Chromium (``layout="chromium"``, when installed). A page given as ``str`` or
 ``bytes`` has no directory, so only its inline styles apply; ``path=`` scores a saved page
-with the stylesheets beside it.
+with the stylesheets beside it, and ``stylesheets={absolute URL: css}`` (a crawl's archived
+CSS responses; ``css`` bytes, text, or ``(css, content_type)``) gives any page the sheets
+it links and imports, never fetched: a URL missing from it stays unloaded.
+:func:`linked_stylesheets` names the URLs a page links.
 
 For many pages make one :class:`Scorer` and share it, also between threads: each call scores
 with the GIL released on an engine of its own.
@@ -27,9 +30,9 @@ from __future__ import annotations
 import json
 import os
 import threading
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
-from ._pagelevel import TRAINING_COLUMNS, PageError, SiteError, host_sample, label_site
+from ._pagelevel import TRAINING_COLUMNS, PageError, SiteError, host_sample, label_site, linked_stylesheets
 from ._pagelevel import Scorer as _RustScorer
 
 __all__ = [
@@ -41,11 +44,14 @@ __all__ = [
     "extract",
     "host_sample",
     "label_site",
+    "linked_stylesheets",
     "score",
 ]
 
 Html = Union[str, bytes]
 StrPath = Union[str, "os.PathLike[str]"]
+Css = Union[bytes, str]
+Stylesheets = Mapping[str, Union[Css, Tuple[Css, Optional[str]]]]
 
 
 class Scorer(_RustScorer):
@@ -71,6 +77,7 @@ class Scorer(_RustScorer):
         *,
         path: Optional[StrPath] = None,
         charset: Optional[str] = None,
+        stylesheets: Optional[Stylesheets] = None,
         nodes: bool = True,
     ) -> Dict[str, Any]:
         """Everything about a page: the object ``pagelevel score --format json`` writes.
@@ -81,6 +88,8 @@ class Scorer(_RustScorer):
 
         ``charset`` is the encoding ``bytes`` were served with (an HTTP ``Content-Type``
         charset, as a WARC record has it); it wins over the page's ``<meta charset>``.
+        ``stylesheets`` (``{absolute URL: css}``) are what the page's stylesheet links and
+        ``@import``\ s load, never the network.
 
         ``nodes`` (every element's box, classifier score, smoothed templateness, verdict and
         section), ``metadata`` (headline, author, date, language, site name, … and where each
@@ -92,7 +101,7 @@ class Scorer(_RustScorer):
         Raises :class:`PageError` for a page that cannot be scored.
         """
         to_json = self.score_json if nodes else self.line_json
-        return json.loads(to_json(html, url, path=path, charset=charset))
+        return json.loads(to_json(html, url, path=path, charset=charset, stylesheets=stylesheets))
 
 
 # The scorers of the one-call functions, one per distinct configuration, made on first use.
@@ -115,15 +124,17 @@ def score(
     *,
     path: Optional[StrPath] = None,
     charset: Optional[str] = None,
+    stylesheets: Optional[Stylesheets] = None,
     nodes: bool = True,
     layout: str = "native",
     **options: Any,
 ) -> Dict[str, Any]:
     """Everything about one page, as :meth:`Scorer.score`; ``options`` are :class:`Scorer`'s;
     ``charset`` the encoding ``bytes`` were served with (beats the page's ``<meta charset>``);
+    ``stylesheets`` the page's archived CSS by URL;
     ``nodes=False`` leaves out the per-node list (the ``--format jsonl`` line)."""
     scorer = _scorer(dict(options, layout=layout))
-    return scorer.score(html, url, path=path, charset=charset, nodes=nodes)
+    return scorer.score(html, url, path=path, charset=charset, stylesheets=stylesheets, nodes=nodes)
 
 
 def extract(
@@ -132,6 +143,7 @@ def extract(
     *,
     path: Optional[StrPath] = None,
     charset: Optional[str] = None,
+    stylesheets: Optional[Stylesheets] = None,
     format: str = "text",
     links: bool = False,
     images: bool = False,
@@ -144,12 +156,14 @@ def extract(
     emphasis, and with ``links=True`` / ``images=True`` link targets and pictures."""
     scorer = _scorer(dict(options, layout=layout))
     if format == "markdown":
-        return scorer.markdown(html, url, path=path, charset=charset, links=links, images=images)
+        return scorer.markdown(
+            html, url, path=path, charset=charset, stylesheets=stylesheets, links=links, images=images
+        )
     if format != "text":
         raise ValueError(f"format must be 'text' or 'markdown', not {format!r}")
     if links or images:
         raise ValueError("links and images need format='markdown'")
-    return scorer.extract(html, url, path=path, charset=charset)
+    return scorer.extract(html, url, path=path, charset=charset, stylesheets=stylesheets)
 
 
 def content(
@@ -158,9 +172,11 @@ def content(
     *,
     path: Optional[StrPath] = None,
     charset: Optional[str] = None,
+    stylesheets: Optional[Stylesheets] = None,
     layout: str = "native",
     **options: Any,
 ) -> str:
     """The content text of a page: all visible text not marked template (the main text and
     also comments, share bars, related links)."""
-    return _scorer(dict(options, layout=layout)).content(html, url, path=path, charset=charset)
+    scorer = _scorer(dict(options, layout=layout))
+    return scorer.content(html, url, path=path, charset=charset, stylesheets=stylesheets)

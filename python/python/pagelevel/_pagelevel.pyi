@@ -1,10 +1,13 @@
 """Types of the Rust extension module; `pagelevel` re-exports and documents them."""
 
 from os import PathLike
-from typing import List, Literal, Optional, Sequence, Tuple, Union
+from typing import List, Literal, Mapping, Optional, Sequence, Tuple, Union
 
 Html = Union[str, bytes]
 StrPath = Union[str, PathLike[str]]
+Css = Union[bytes, str]
+Stylesheets = Mapping[str, Union[Css, Tuple[Css, Optional[str]]]]
+"""Archived stylesheets by absolute URL: CSS, or (CSS, Content-Type); never fetched."""
 
 class PageError(ValueError):
     """A page that cannot be scored (empty, binary, beyond the limits, layout failed)."""
@@ -39,6 +42,7 @@ class Scorer:
         *,
         path: Optional[StrPath] = None,
         charset: Optional[str] = None,
+        stylesheets: Optional[Stylesheets] = None,
     ) -> str: ...
     def score_json(
         self,
@@ -47,6 +51,7 @@ class Scorer:
         *,
         path: Optional[StrPath] = None,
         charset: Optional[str] = None,
+        stylesheets: Optional[Stylesheets] = None,
     ) -> str: ...
     def extract(
         self,
@@ -55,6 +60,7 @@ class Scorer:
         *,
         path: Optional[StrPath] = None,
         charset: Optional[str] = None,
+        stylesheets: Optional[Stylesheets] = None,
     ) -> str: ...
     def markdown(
         self,
@@ -63,6 +69,7 @@ class Scorer:
         *,
         path: Optional[StrPath] = None,
         charset: Optional[str] = None,
+        stylesheets: Optional[Stylesheets] = None,
         links: bool = False,
         images: bool = False,
     ) -> str: ...
@@ -73,6 +80,7 @@ class Scorer:
         *,
         path: Optional[StrPath] = None,
         charset: Optional[str] = None,
+        stylesheets: Optional[Stylesheets] = None,
     ) -> str: ...
 
 class SiteError(ValueError):
@@ -94,11 +102,17 @@ def label_site(
     seed: int = 7,
     chromium: Optional[StrPath] = None,
     sampled: bool = False,
+    stylesheets: Optional[Stylesheets] = None,
 ) -> List[Tuple[object, ...]]:
     """Training rows of one host's pages ((url, bytes, charset) in archive order): a seeded
     sample of max_pages, laid out, labelled by the site-level detector; one tuple per
     classified node, in TRAINING_COLUMNS order, as `pagelevel train --rows-out` writes them.
-    With sampled=True the pages are already the sample (host_sample's pages, in its order)."""
+    With sampled=True the pages are already the sample (host_sample's pages, in its order).
+    stylesheets (the host's archived CSS by URL) style every page that links them."""
+
+def linked_stylesheets(html: bytes, url: str, *, charset: Optional[str] = None) -> List[str]:
+    """The absolute URLs of the stylesheets a page links (<link rel=stylesheet>, document
+    order, each once), resolved against its <base href>, else url; @imports not followed."""
 
 def host_sample(count: int, *, host: str, max_pages: int = 200, seed: int = 7) -> List[int]:
     """The sample label_site draws from a host's count pages in archive order: the indices of

@@ -6,6 +6,11 @@
 //! resumes at the next line that starts a WARC record; only an archive that never starts one
 //! ([`FetchError::NotWarc`]) or, for [`read_warc`], one cut short ([`FetchError::WarcTruncated`])
 //! fails as a whole. [`scan_warc`] returns everything readable together with the damage.
+//!
+//! A scan also keeps the archive's stylesheets (`text/css` responses with status 200, the
+//! first capture of each URL, at most [`MAX_ARCHIVED_STYLESHEET_BYTES`] in all), which lay its
+//! pages out as they were served ([`crate::page::PageSource::stylesheets`]); a stream of pages
+//! ([`stream_warc`]) keeps none.
 
 mod gzip;
 mod response;
@@ -18,6 +23,9 @@ use std::path::{Path, PathBuf};
 use url::Url;
 
 use super::{FetchError, FetchedPage, charset_from_content_type, is_html};
+use crate::page::ArchivedStylesheets;
+#[cfg(doc)]
+use crate::page::MAX_ARCHIVED_STYLESHEET_BYTES;
 use gzip::{Counted, GzipMembers, is_gzip};
 use response::{MAX_BODY_BYTES, Undecodable, decode_body, parse_response};
 
@@ -51,7 +59,7 @@ pub struct WarcSkips {
     pub revisit: usize,
     /// Responses whose HTTP status is not 200 (redirects, errors).
     pub status_not_ok: usize,
-    /// Responses that are images, scripts, style sheets, …
+    /// Responses that are images, scripts, style sheets (kept in [`WarcScan::stylesheets`]), …
     pub not_html: usize,
     /// Responses whose `WARC-Target-URI` is missing or not an absolute URL.
     pub bad_target_uri: usize,
@@ -81,6 +89,8 @@ pub struct WarcScan {
     pub pages: Vec<WarcPage>,
     /// Records read that are not pages.
     pub skipped: WarcSkips,
+    /// The archive's stylesheets by URL (first capture), for laying its pages out.
+    pub stylesheets: ArchivedStylesheets,
     /// Damaged stretches skipped, in archive order.
     pub damage: Vec<WarcDamage>,
     /// Number of records read, including skipped and damaged ones.
@@ -91,6 +101,13 @@ pub struct WarcScan {
 /// bytes). Damaged records in the middle are skipped (see [`scan_warc`] to count them); a file
 /// that is not a WARC or ends inside a record is an error naming the record and its offset.
 pub fn read_warc(path: &Path) -> Result<Vec<WarcPage>, FetchError> {
+    read_warc_with_stylesheets(path).map(|(pages, _)| pages)
+}
+
+/// [`read_warc`], with the archive's stylesheets by URL (see [`WarcScan::stylesheets`]).
+pub fn read_warc_with_stylesheets(
+    path: &Path,
+) -> Result<(Vec<WarcPage>, ArchivedStylesheets), FetchError> {
     let scan = scan_warc(path)?;
     if let Some(end) = scan.damage.iter().find(|damage| damage.truncated) {
         return Err(FetchError::WarcTruncated {
@@ -100,7 +117,7 @@ pub fn read_warc(path: &Path) -> Result<Vec<WarcPage>, FetchError> {
             cause: end.cause.clone(),
         });
     }
-    Ok(scan.pages)
+    Ok((scan.pages, scan.stylesheets))
 }
 
 /// Reads everything readable from a WARC file, with counts of skipped records and the damage.
@@ -155,7 +172,7 @@ pub fn stream_warc(path: &Path) -> Result<WarcPages, FetchError> {
         Box::new(raw)
     };
     Ok(WarcPages {
-        reader: RecordReader::new(Counted::new(stream)),
+        reader: RecordReader::new(Counted::new(stream)).without_stylesheets(),
         path: path.to_path_buf(),
         finished: false,
     })
@@ -248,6 +265,8 @@ struct RecordReader<R> {
     /// Where a record's first line started, when it was already read while resynchronizing.
     pending_record: Option<u64>,
     headers_read: u64,
+    /// Whether stylesheets are kept (a whole scan) or dropped (a stream of pages).
+    keeps_stylesheets: bool,
 }
 
 impl<R: Read> RecordReader<R> {
@@ -257,7 +276,13 @@ impl<R: Read> RecordReader<R> {
             scan: WarcScan::default(),
             pending_record: None,
             headers_read: 0,
+            keeps_stylesheets: true,
         }
+    }
+
+    fn without_stylesheets(mut self) -> Self {
+        self.keeps_stylesheets = false;
+        self
     }
 
     /// Reads to the end; also returns how many record headers were read whole.
@@ -457,6 +482,12 @@ impl<R: Read> RecordReader<R> {
         let content_type = response.header("content-type");
         if !is_html(content_type, &response.body) {
             skipped.not_html += 1;
+            if self.keeps_stylesheets && content_type.is_some_and(is_css) {
+                let content_type = content_type.map(str::to_string);
+                self.scan
+                    .stylesheets
+                    .insert(&url, response.body, content_type);
+            }
             return;
         }
         let charset = content_type.and_then(charset_from_content_type);
@@ -526,6 +557,14 @@ fn stream_error(error: io::Error) -> Broken {
         io::ErrorKind::UnexpectedEof => Broken::Truncated(error.to_string()),
         _ => Broken::Damaged(error.to_string()),
     }
+}
+
+/// Whether a `Content-Type` is CSS's.
+fn is_css(content_type: &str) -> bool {
+    content_type
+        .split(';')
+        .next()
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("text/css"))
 }
 
 /// `WARC-Target-URI`, which WARC/1.0 writers sometimes wrap in angle brackets.

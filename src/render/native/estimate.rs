@@ -13,12 +13,10 @@
 //! real page's are not applied either: bounding each stage's inputs bounds how long a layout
 //! asked to stop can take to stop (`stages`).
 
-use std::path::Path;
-
 use url::Url;
 
-use super::web_root::{StylesheetAllowance, file_for_url};
-use crate::page::{Child, Dom, Element, Page};
+use super::web_root::{StylesheetAllowance, StylesheetSources};
+use crate::page::{Child, Dom, Page};
 
 /// The default memory budget of one layout, in MiB.
 pub const DEFAULT_LAYOUT_MEMORY_MIB: u64 = 512;
@@ -74,8 +72,9 @@ const UNSHAPED_TEXT_PARENTS: &[&str] = &["script", "style", "template", "noscrip
 
 impl LayoutCost {
     /// The cost of laying `page` out: its DOM, its `<style>` elements, and the stylesheets its
-    /// `<link rel=stylesheet>` elements name under `web_root` (resolved against `base_url`).
-    pub(super) fn of(page: &Page, base_url: &Url, web_root: Option<&Path>) -> LayoutCost {
+    /// `<link rel=stylesheet>` elements name (resolved against `base_url`) that `stylesheets`
+    /// hold.
+    pub(super) fn of(page: &Page, base_url: &Url, stylesheets: &StylesheetSources) -> LayoutCost {
         let dom = &page.dom;
         let mut cost = LayoutCost {
             elements: dom.len(),
@@ -96,16 +95,14 @@ impl LayoutCost {
                 cost.text_bytes += text.text.len();
             }
         }
-        if let Some(root) = web_root {
-            for href in linked_stylesheets(dom) {
-                let file = base_url
-                    .join(href.trim())
-                    .ok()
-                    .and_then(|url| file_for_url(root, &url));
-                if let Some(bytes) = file.and_then(|file| std::fs::read(file).ok()) {
-                    cost.add_stylesheet(&bytes);
-                    cost.linked_stylesheet_bytes += bytes.len();
-                }
+        for href in linked_stylesheets(dom) {
+            let css = base_url
+                .join(href.trim())
+                .ok()
+                .and_then(|url| stylesheets.read(&url));
+            if let Some(bytes) = css {
+                cost.add_stylesheet(&bytes);
+                cost.linked_stylesheet_bytes += bytes.len();
             }
         }
         cost
@@ -159,17 +156,8 @@ impl LayoutCost {
 fn linked_stylesheets(dom: &Dom) -> impl Iterator<Item = &str> {
     dom.elements
         .iter()
-        .filter(|element| is_stylesheet_link(element))
+        .filter(|element| element.is_stylesheet_link())
         .filter_map(|element| element.attribute("href"))
-}
-
-/// Whether the element is a `<link rel=stylesheet>`.
-pub(super) fn is_stylesheet_link(element: &Element) -> bool {
-    element.tag == "link"
-        && element.attribute("rel").is_some_and(|rel| {
-            rel.split_ascii_whitespace()
-                .any(|token| token.eq_ignore_ascii_case("stylesheet"))
-        })
 }
 
 /// How a page is laid out under a memory budget.
@@ -204,7 +192,7 @@ pub(super) fn drop_stylesheets(dom: &mut Dom) {
             element
                 .children
                 .retain(|child| matches!(child, Child::Element(_)));
-        } else if is_stylesheet_link(element) {
+        } else if element.is_stylesheet_link() {
             element.attributes.retain(|(name, _)| name != "href");
         }
     }

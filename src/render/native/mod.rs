@@ -8,9 +8,10 @@
 //! `data-pagelevel-id` attribute of the serialized copy, as in the browser path.
 //!
 //! Only the page's own CSS applies: inline styles, `<style>`, and `<link rel=stylesheet>` /
-//! `@import` files found under the page's web root, mapped the way the Chromium gate maps URLs.
-//! Nothing ever reaches the network: Blitz fetches through a `NetProvider`, and ours
-//! (`web_root`) only reads stylesheets from disk. Images are not decoded; `image_boxes` gives
+//! `@import` files found under the page's web root, mapped the way the Chromium gate maps URLs,
+//! or archived with the page (`PageSource::stylesheets`, a crawl's CSS by URL). Nothing ever
+//! reaches the network: Blitz fetches through a `NetProvider`, and ours (`web_root`) only
+//! reads those two. Images are not decoded; `image_boxes` gives
 //! them Chromium's sizes.
 //!
 //! Bounds: a layout's memory is estimated before it starts and held to a budget (`estimate`,
@@ -61,6 +62,7 @@ mod web_root;
 pub use budget::{NATIVE_LAYOUT_BUDGET, NativeBudget, NativeLaidOut, WithoutStylesheets};
 pub use estimate::{DEFAULT_LAYOUT_MEMORY_MIB, LAYOUT_MEMORY_MIB_RANGE, LayoutCost};
 pub use stages::LayoutStage;
+pub(crate) use web_root::archived_url;
 
 use budget::Answer;
 use chromium_ua::chromium_compat_css;
@@ -75,7 +77,7 @@ use scripts::page_scripts;
 use stages::{StopSignal, Stopped, resolve_in_stages};
 use stylesheet_media::move_media_into_css;
 use svg_boxes::{box_svg_contents, give_svgs_natural_sizes};
-use web_root::{PAGE_HOST, WebRootStylesheets};
+use web_root::{LocalStylesheets, PAGE_HOST, StylesheetSources};
 
 /// Why a page could not be laid out natively.
 #[derive(Debug, Error)]
@@ -192,7 +194,8 @@ fn lay_out_pass(
         return Err(NativeLayoutError::EmptyPage);
     }
     let base_url = document_base_url(page, source);
-    let cost = LayoutCost::of(page, &base_url, source.web_root.as_deref());
+    let sources = StylesheetSources::of(source);
+    let cost = LayoutCost::of(page, &base_url, &sources);
     let without_stylesheets = match plan(cost, budget.memory_bytes) {
         LayoutPlan::Full => None,
         LayoutPlan::WithoutStylesheets => Some(WithoutStylesheets {
@@ -219,11 +222,12 @@ fn lay_out_pass(
     // Blitz's own copy of the page is built from ours, tagged with our ids (`document`).
     let base_href = source.base_href.clone();
     let stylesheets = PageStylesheets {
-        web_root: Arc::new(WebRootStylesheets::new(
-            source
-                .web_root
-                .as_deref()
-                .filter(|_| without_stylesheets.is_none()),
+        linked: Arc::new(LocalStylesheets::new(
+            if without_stylesheets.is_none() {
+                sources
+            } else {
+                StylesheetSources::none()
+            },
             cost.stylesheet_allowance(budget.memory_bytes),
         )),
         reveal,
@@ -296,10 +300,11 @@ fn drop_unresolvable_urls(dom: &mut Dom, base_url: &Url) {
     }
 }
 
-/// The sheets a page is styled with besides its own `<style>`s: its linked ones (from the web
-/// root only) and, with the user agent's, what its scripts would reveal.
+/// The sheets a page is styled with besides its own `<style>`s: its linked and imported ones
+/// (from the web root and the archived sheets only) and, with the user agent's, what its
+/// scripts would reveal.
 struct PageStylesheets {
-    web_root: Arc<WebRootStylesheets>,
+    linked: Arc<LocalStylesheets>,
     reveal: Option<Reveal>,
 }
 
@@ -330,7 +335,7 @@ fn lay_out_copy(
                 ColorScheme::Light,
             )),
             base_url: Some(base_url.to_string()),
-            net_provider: Some(stylesheets.web_root),
+            net_provider: Some(stylesheets.linked),
             font_ctx: Some(fonts),
             ua_stylesheets: [
                 UserAgentStylesheet::default_sheet(),

@@ -4,7 +4,6 @@
 //! `<style>@import url(…) media;</style>` (same URL resolution, against the document's base),
 //! and a style element's rules move inside `@media`. Remove this when Blitz honours the attribute.
 
-use super::estimate::is_stylesheet_link;
 use crate::page::{Child, Dom, TextNode};
 
 /// Rewrites every stylesheet with a `media` attribute in `dom` (the copy to lay out).
@@ -19,7 +18,7 @@ pub(crate) fn move_media_into_css(dom: &mut Dom) {
         else {
             continue;
         };
-        if is_stylesheet_link(element) {
+        if element.is_stylesheet_link() {
             let Some(href) = element.attribute("href").map(css_string) else {
                 continue;
             };

@@ -1,13 +1,15 @@
 //! What a natively laid-out page may read: files under its web root, mapped from URLs by the
-//! Chromium gate's rule (`gate::local_file`), on the page's own host — stylesheets for Blitz
-//! (through [`WebRootStylesheets`], its only way to the outside) and image sizes.
+//! Chromium gate's rule (`gate::local_file`), on the page's own host — stylesheets and image
+//! sizes — and the stylesheets archived with it (`PageSource::stylesheets`), by URL. Blitz's
+//! only way to the outside is [`LocalStylesheets`], which reads nothing else.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use blitz_traits::net::{Bytes, NetHandler, NetProvider, Request};
 use url::Url;
 
+use crate::page::{ArchivedStylesheets, PageSource};
 use crate::render::gate::local_file;
 
 /// Host of the URL a page is laid out at. Like the gate's per-page hosts it is under the
@@ -37,12 +39,76 @@ pub(super) struct StylesheetAllowance {
     pub rules: usize,
 }
 
-/// Blitz's only way to the outside: answers every request at once, with the file's bytes when
-/// the URL names a stylesheet under the web root and the page's allowance has room for it, and
-/// with nothing otherwise. Answering every request matters: Blitz holds layout back while a
-/// `<head>` stylesheet is pending.
-pub(super) struct WebRootStylesheets {
+/// Where a page's stylesheets come from: its web root's files, then the sheets archived with
+/// it. Nothing else: a URL neither holds is a sheet that did not load.
+#[derive(Clone, Default)]
+pub(super) struct StylesheetSources {
     web_root: Option<PathBuf>,
+    /// The archived sheets and the page's own URL, which URLs on [`PAGE_HOST`] stand for.
+    archived: Option<(Arc<ArchivedStylesheets>, Url)>,
+}
+
+impl StylesheetSources {
+    /// The sources `source` names (its web root, its archived sheets).
+    pub fn of(source: &PageSource) -> StylesheetSources {
+        StylesheetSources {
+            web_root: source
+                .web_root
+                .as_deref()
+                .and_then(|root| root.canonicalize().ok()),
+            archived: source
+                .stylesheets
+                .clone()
+                .zip(source.url.clone())
+                .filter(|(_, url)| matches!(url.scheme(), "http" | "https")),
+        }
+    }
+
+    /// No stylesheets at all (a page laid out without them).
+    pub fn none() -> StylesheetSources {
+        StylesheetSources::default()
+    }
+
+    /// The CSS `url` names, if a source holds it and it is CSS.
+    pub fn read(&self, url: &Url) -> Option<Vec<u8>> {
+        let bytes = self.from_web_root(url).or_else(|| self.from_archive(url))?;
+        looks_like_css(&bytes).then_some(bytes)
+    }
+
+    fn from_web_root(&self, url: &Url) -> Option<Vec<u8>> {
+        let file = file_for_url(self.web_root.as_deref()?, url)?;
+        if !may_be_stylesheet(&file) {
+            return None;
+        }
+        std::fs::read(&file).ok()
+    }
+
+    fn from_archive(&self, url: &Url) -> Option<Vec<u8>> {
+        let (sheets, page_url) = self.archived.as_ref()?;
+        let url = archived_url(url, PAGE_HOST, page_url)?;
+        let sheet = sheets.get(&url).filter(|sheet| sheet.is_css())?;
+        Some(sheet.css.clone())
+    }
+}
+
+/// The URL in the archive that `url`, requested by a page served on `served_host`, stands
+/// for: on the served host, the same path and query on the page's own origin (the page was
+/// served at its own path); elsewhere, itself.
+pub(crate) fn archived_url(url: &Url, served_host: &str, page_url: &Url) -> Option<Url> {
+    if url.host_str() != Some(served_host) {
+        return Some(url.clone());
+    }
+    let mut on_origin = page_url.join(url.path()).ok()?;
+    on_origin.set_query(url.query());
+    Some(on_origin)
+}
+
+/// Blitz's only way to the outside: answers every request at once, with the stylesheet's
+/// bytes when one of the page's [`StylesheetSources`] holds it and the page's allowance has
+/// room for it, and with nothing otherwise. Answering every request matters: Blitz holds
+/// layout back while a `<head>` stylesheet is pending.
+pub(super) struct LocalStylesheets {
+    sources: StylesheetSources,
     allowance: StylesheetAllowance,
     served: Mutex<Served>,
 }
@@ -54,24 +120,17 @@ struct Served {
     rules: usize,
 }
 
-impl WebRootStylesheets {
-    pub fn new(web_root: Option<&Path>, allowance: StylesheetAllowance) -> WebRootStylesheets {
-        WebRootStylesheets {
-            web_root: web_root.and_then(|root| root.canonicalize().ok()),
+impl LocalStylesheets {
+    pub fn new(sources: StylesheetSources, allowance: StylesheetAllowance) -> LocalStylesheets {
+        LocalStylesheets {
+            sources,
             allowance,
             served: Mutex::new(Served::default()),
         }
     }
 
     fn stylesheet(&self, url: &Url) -> Option<Vec<u8>> {
-        let file = file_for_url(self.web_root.as_deref()?, url)?;
-        if !may_be_stylesheet(&file) {
-            return None;
-        }
-        let bytes = std::fs::read(&file).ok()?;
-        if !looks_like_css(&bytes) {
-            return None;
-        }
+        let bytes = self.sources.read(url)?;
         let rules = bytes.iter().filter(|&&byte| byte == b'{').count();
         let mut served = self
             .served
@@ -89,7 +148,7 @@ impl WebRootStylesheets {
     }
 }
 
-impl NetProvider for WebRootStylesheets {
+impl NetProvider for LocalStylesheets {
     fn fetch(&self, _document_id: usize, request: Request, handler: Box<dyn NetHandler>) {
         let bytes = self.stylesheet(&request.url).unwrap_or_default();
         handler.bytes(request.url.to_string(), Bytes::from(bytes));
