@@ -258,4 +258,9 @@ fn a_date_after_the_name_is_no_part_of_the_byline() {
         None,
         "a date alone is no name"
     );
+    assert_eq!(
+        clean_author("Last Updated: January 7, 2025"),
+        None,
+        "a labelled date is no name"
+    );
 }

@@ -53,7 +53,8 @@ pub fn clean_author(value: &str) -> Option<String> {
 /// A name without the date a byline element shows after it (`Joe Wee Monday, February 29, 2016
 /// @ 11:10 PM UTC`, `Ann Lee | 5 March 2021`): the date starts at a word that can open one (a
 /// number, a month or a weekday) and reads as a whole date. A byline that is a date alone is
-/// left empty (`April 28, 2019 at 6:01 am`); `April Lee` is a name.
+/// left empty (`April 28, 2019 at 6:01 am`), and so is a labelled date (`Last Updated: January
+/// 7, 2025`); `April Lee` is a name.
 fn without_trailing_date(name: &str) -> &str {
     let word_starts = name.char_indices().filter(|&(at, c)| {
         !c.is_whitespace() && (at == 0 || name[..at].ends_with(char::is_whitespace))
@@ -63,7 +64,13 @@ fn without_trailing_date(name: &str) -> &str {
         if opens_a_date(rest.split_whitespace().next().unwrap_or_default())
             && parse_date(rest).is_some()
         {
-            return name[..start].trim_end_matches(|c: char| {
+            let before = name[..start].trim_end();
+            // `Last Updated: January 7, 2025`: what a colon ends before the date is its
+            // label, not a name.
+            if before.ends_with(':') {
+                return "";
+            }
+            return before.trim_end_matches(|c: char| {
                 c.is_whitespace()
                     || matches!(c, ',' | '|' | '-' | '–' | '—' | '·' | '•' | ':' | '/' | '@')
             });

@@ -455,6 +455,7 @@ mod tests {
             page_path: "/index.html".into(),
             html: Arc::new(b"<p>page</p>".to_vec()),
             web_root: Some(web_root.to_path_buf()),
+            stylesheets: None,
             scripts_allowed,
         };
         gate.publish(host, page);
