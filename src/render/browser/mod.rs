@@ -8,6 +8,8 @@
 //! Everything that uses headless_chrome or its WebSocket (tungstenite) lives in this folder;
 //! `without_browser.rs` stands in for it when the feature is off.
 
+mod bridge;
+mod pipe;
 mod process;
 
 use std::ffi::OsString;
