@@ -20,7 +20,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use rand::Rng;
-use tungstenite::handshake::server::{ErrorResponse, Request, Response};
+use tungstenite::handshake::server::{Callback, ErrorResponse, Request, Response};
 use tungstenite::http::StatusCode;
 use tungstenite::protocol::WebSocketConfig;
 use tungstenite::{Message, WebSocket};
@@ -133,6 +133,21 @@ fn unbounded_messages() -> WebSocketConfig {
         .max_frame_size(None)
 }
 
+/// The handshake's check: a request for any path but this one is answered 404.
+struct OnlyThePath<'a>(&'a str);
+
+impl Callback for OnlyThePath<'_> {
+    fn on_request(self, request: &Request, response: Response) -> Result<Response, ErrorResponse> {
+        if same_secret(request.uri().path(), self.0) {
+            Ok(response)
+        } else {
+            let mut refusal = ErrorResponse::new(None);
+            *refusal.status_mut() = StatusCode::NOT_FOUND;
+            Err(refusal)
+        }
+    }
+}
+
 /// Accepts connections until one asks for `path`, answering every other one 404; `None` when
 /// the bridge is stopped or the browser closes its pipe first.
 fn accept_client(
@@ -164,20 +179,12 @@ fn accept_client(
         if !prepared {
             continue;
         }
-        let only_the_secret_path = |request: &Request, response: Response| {
-            if same_secret(request.uri().path(), path) {
-                Ok(response)
-            } else {
-                let mut refusal = ErrorResponse::new(None);
-                *refusal.status_mut() = StatusCode::NOT_FOUND;
-                Err(refusal)
-            }
-        };
-        if let Ok(client) = tungstenite::accept_hdr_with_config(
+        let handshake = tungstenite::accept_hdr_with_config(
             stream,
-            only_the_secret_path,
+            OnlyThePath(path),
             Some(unbounded_messages()),
-        ) {
+        );
+        if let Ok(client) = handshake {
             return Some(client);
         }
     }
