@@ -5,7 +5,9 @@
 //! fetch, XHR, images, WebSockets and beacons, from the page itself, from a sibling `frame.html`
 //! in an iframe, from `srcdoc` and `data:` frames and from an SVG document. The gate's other
 //! defences are here too: frames that load their own page again stop, and a local process that
-//! finds the gate's port but not the run's secret is refused. Needs Debian's `chromium`.
+//! finds the gate's port but not the run's secret is refused, and nobody but pagelevel can
+//! drive the browser: it listens on no port (DevTools goes over its pipe). Needs Debian's
+//! `chromium`.
 
 mod common;
 
@@ -383,4 +385,162 @@ fn a_local_process_that_finds_the_gate_port_without_the_run_secret_is_refused() 
         statuses.len(),
         answered.first()
     );
+}
+
+/// What `/proc/<pid>/stat` says of a process: its parent and process group.
+fn parent_and_group(pid: u32) -> Option<(u32, u32)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `pid (name) state ppid pgrp …`; the name may hold spaces and parentheses.
+    let mut fields = stat.rsplit_once(')')?.1.split_whitespace().skip(1);
+    Some((fields.next()?.parse().ok()?, fields.next()?.parse().ok()?))
+}
+
+fn all_processes() -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .expect("/proc")
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse().ok())
+        .collect()
+}
+
+/// Every process of the browsers this test process started: each browser is our child leading
+/// a process group of its own, and its renderers, zygotes and services are in that group.
+fn browser_processes() -> Vec<u32> {
+    let ours = std::process::id();
+    let processes: Vec<(u32, u32, u32)> = all_processes()
+        .into_iter()
+        .filter_map(|pid| parent_and_group(pid).map(|(parent, group)| (pid, parent, group)))
+        .collect();
+    let leaders: Vec<u32> = processes
+        .iter()
+        .filter(|(pid, parent, group)| *parent == ours && group == pid)
+        .map(|(pid, _, _)| *pid)
+        .collect();
+    processes
+        .iter()
+        .filter(|(_, _, group)| leaders.contains(group))
+        .map(|(pid, _, _)| *pid)
+        .collect()
+}
+
+/// The inodes of the sockets `pid` holds open.
+fn socket_inodes(pid: u32) -> Vec<u64> {
+    let Ok(descriptors) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return Vec::new();
+    };
+    descriptors
+        .flatten()
+        .filter_map(|descriptor| {
+            let target = std::fs::read_link(descriptor.path()).ok()?;
+            let target = target.to_str()?;
+            target
+                .strip_prefix("socket:[")?
+                .strip_suffix(']')?
+                .parse()
+                .ok()
+        })
+        .collect()
+}
+
+/// Every listening TCP socket of the machine (IPv4 and IPv6): its port and its inode.
+fn listening_tcp_sockets() -> Vec<(u16, u64)> {
+    const LISTEN: &str = "0A";
+    ["/proc/net/tcp", "/proc/net/tcp6"]
+        .iter()
+        .filter_map(|table| std::fs::read_to_string(table).ok())
+        .flat_map(|table| {
+            table
+                .lines()
+                .skip(1)
+                .filter_map(|line| {
+                    let fields: Vec<&str> = line.split_whitespace().collect();
+                    let (_, port) = fields.get(1)?.split_once(':')?;
+                    (*fields.get(3)? == LISTEN).then_some(())?;
+                    Some((
+                        u16::from_str_radix(port, 16).ok()?,
+                        fields.get(9)?.parse().ok()?,
+                    ))
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// What a local process gets from 127.0.0.1:`port` asking the way a DevTools client does.
+fn devtools_answers(port: u16) -> Vec<String> {
+    let requests = [
+        "GET /json/version HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".to_string(),
+        "GET /json/list HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".to_string(),
+        "GET /devtools/browser/00000000-0000-0000-0000-000000000000 HTTP/1.1\r\n\
+         Host: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            .to_string(),
+    ];
+    requests
+        .iter()
+        .filter_map(|request| {
+            let mut connection = TcpStream::connect((Ipv4Addr::LOCALHOST, port)).ok()?;
+            connection
+                .set_read_timeout(Some(Duration::from_secs(3)))
+                .ok()?;
+            connection.write_all(request.as_bytes()).ok()?;
+            let mut answer = Vec::new();
+            let _ = connection.read_to_end(&mut answer);
+            Some(String::from_utf8_lossy(&answer).into_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn a_local_process_finds_no_devtools_endpoint_while_a_browser_is_running() {
+    let site = tempfile::tempdir().expect("temp dir");
+    let page = site.path().join("index.html");
+    std::fs::write(&page, "<!DOCTYPE html><h1>Private browser</h1>").expect("write");
+    let mut renderer = renderer(RenderOptions::default());
+    renderer
+        .render(&PageSource::from_file(&page, None).expect("read"))
+        .expect("renders");
+    // The renderer keeps its browser (and its DevTools connection) for the next page.
+    let browsers = browser_processes();
+    assert!(!browsers.is_empty(), "the browser is running");
+    for pid in &browsers {
+        let command_line = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        let command_line = String::from_utf8_lossy(&command_line);
+        assert!(
+            !command_line.contains("remote-debugging-port"),
+            "process {pid} was given a DevTools port: {command_line}"
+        );
+    }
+    let browser_sockets: Vec<u64> = browsers
+        .iter()
+        .flat_map(|&pid| socket_inodes(pid))
+        .collect();
+    let listening = listening_tcp_sockets();
+    let browser_listening: Vec<&(u16, u64)> = listening
+        .iter()
+        .filter(|(_, inode)| browser_sockets.contains(inode))
+        .collect();
+    assert!(
+        browser_listening.is_empty(),
+        "the browser listens on TCP ports {browser_listening:?}"
+    );
+    // pagelevel's own listeners (the gate; the DevTools bridge closes its port as soon as the
+    // driver is connected) answer no DevTools request either.
+    let our_sockets = socket_inodes(std::process::id());
+    let our_ports: Vec<u16> = listening
+        .iter()
+        .filter(|(_, inode)| our_sockets.contains(inode))
+        .map(|(port, _)| *port)
+        .collect();
+    assert!(!our_ports.is_empty(), "the gate listens");
+    for port in our_ports {
+        for answer in devtools_answers(port) {
+            assert!(
+                !answer.contains("webSocketDebuggerUrl")
+                    && !answer.contains("\"Browser\"")
+                    && !answer.starts_with("HTTP/1.1 101"),
+                "port {port} answered a DevTools request: {answer}"
+            );
+        }
+    }
 }

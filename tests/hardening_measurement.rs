@@ -4,9 +4,10 @@
 //! scroll sizes, `Date.now`) gets exactly the boxes of the same page without that script. Even
 //! with scripts off a page can shadow properties by naming elements after them (`<img
 //! name="body">` on `document`, `<input name="getAttribute">` on its form); that changes nothing
-//! either. Needs Debian's `chromium`.
+//! either. Nor can a page's scripts make one element's box land on another by swapping, copying
+//! or renaming the attributes that join boxes to nodes. Needs Debian's `chromium`.
 
-use pagelevel::layout::Layout;
+use pagelevel::layout::{LaidOutPage, Layout};
 use pagelevel::page::PageSource;
 use pagelevel::render::{RenderOptions, Renderer};
 
@@ -113,4 +114,55 @@ fn elements_named_after_the_dom_methods_the_walk_uses_do_not_change_the_boxes() 
     assert_eq!(named.page_height, plain.page_height);
     assert_eq!(named.page_width, plain.page_width);
     assert_eq!(named.boxes, plain.boxes);
+}
+
+/// The element whose `id` attribute is `id`.
+fn element_with_id(rendered: &LaidOutPage, id: &str) -> pagelevel::page::NodeId {
+    let dom = &rendered.page.dom;
+    dom.ids()
+        .find(|&node| dom.element(node).attribute("id") == Some(id))
+        .unwrap_or_else(|| panic!("no element with id {id}"))
+}
+
+fn height_of(rendered: &LaidOutPage, id: pagelevel::page::NodeId) -> Option<f64> {
+    rendered.layout_box(id).map(|laid_out| laid_out.height)
+}
+
+#[test]
+fn a_page_that_swaps_the_ids_joining_boxes_to_nodes_still_gets_each_box_on_its_own_node() {
+    let mut renderer = Renderer::new(RenderOptions {
+        javascript: true,
+        ..RenderOptions::default()
+    })
+    .expect("chromium is installed (run the README's test command)");
+    let page = include_str!("fixtures/id-swap.html");
+    let source = PageSource::from_bytes(page.as_bytes().to_vec(), None, None);
+    let rendered = renderer.render(&source).expect("renders");
+    let dom = &rendered.page.dom;
+    let root = dom.first_with_tag("html").expect("html");
+    let head = dom.first_with_tag("head").expect("head");
+    let big = element_with_id(&rendered, "big");
+    let small = element_with_id(&rendered, "small");
+    let copied = element_with_id(&rendered, "copied");
+    let root_height = height_of(&rendered, root);
+    assert!(
+        root_height.is_some_and(|height| height >= 3000.0),
+        "the root keeps its box (the head's ids were swapped with it): {root_height:?}"
+    );
+    assert_eq!(height_of(&rendered, head), None, "the head has no box");
+    let big_height = height_of(&rendered, big);
+    assert!(
+        big_height.is_some_and(|height| height >= 3000.0),
+        "the big block's box is big: {big_height:?}"
+    );
+    let small_height = height_of(&rendered, small);
+    assert!(
+        small_height.is_some_and(|height| height < 100.0),
+        "the small line's box is small: {small_height:?}"
+    );
+    let copied_height = height_of(&rendered, copied);
+    assert!(
+        copied_height.is_none_or(|height| height < 100.0),
+        "a copy carrying the line's id does not lend it its box: {copied_height:?}"
+    );
 }

@@ -8,7 +8,10 @@
 //! Everything that uses headless_chrome or its WebSocket (tungstenite) lives in this folder;
 //! `without_browser.rs` stands in for it when the feature is off.
 
+mod bridge;
+mod pipe;
 mod process;
+mod walk;
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -16,16 +19,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use super::RenderError;
+use crate::layout::{Layout, Viewport};
 use headless_chrome::browser::ConnectionClosed;
 use headless_chrome::protocol::cdp::{Emulation, Page as CdpPage, Runtime};
 use headless_chrome::{Browser, Tab};
-use serde::Deserialize;
-
-use super::{NODE_ID_ATTRIBUTE, RenderError};
-use crate::layout::{Layout, LayoutBox, Viewport};
-use crate::page::NodeId;
 use process::ChromiumProcess;
 pub use process::stop_all_browsers;
+use walk::{WalkResult, id_recorder_script, layout_from_walk, walk_script};
 
 /// The name of the isolated world the box walk runs in (shown in DevTools, nowhere else).
 const MEASURING_WORLD: &str = "pagelevel-measurement";
@@ -39,6 +40,9 @@ pub struct BrowserSession {
     call_timeout: Duration,
     /// Set when a call found the DevTools connection closed (see [`BrowserSession::is_lost`]).
     connection_closed: AtomicBool,
+    /// Whether every new document records its elements' ids for the walk (from the first page
+    /// whose scripts run; see `walk.rs`).
+    recording_ids: AtomicBool,
     // Dropped last: kills the browser's whole process group.
     process: ChromiumProcess,
 }
@@ -65,19 +69,6 @@ fn describe(doing: &str, error: &anyhow::Error, limit: Option<Duration>) -> Stri
         (true, None) => format!("{doing}: the browser timed out (Chromium did not answer)"),
         (false, _) => format!("{doing}: {error:#}"),
     }
-}
-
-/// What the in-page walk returns: flat `[id, x, y, width, height]` quintuples (`x = null` for no
-/// box) and the document size.
-#[derive(Deserialize)]
-struct WalkResult {
-    ready: bool,
-    boxes: Vec<Option<f64>>,
-    /// Ids of elements laid out but not painted (`visibility: hidden | collapse`).
-    #[serde(default)]
-    unpainted: Vec<u32>,
-    width: f64,
-    height: f64,
 }
 
 impl BrowserSession {
@@ -151,6 +142,7 @@ impl BrowserSession {
             tab,
             call_timeout,
             connection_closed: AtomicBool::new(false),
+            recording_ids: AtomicBool::new(false),
             process,
         })
     }
@@ -166,6 +158,17 @@ impl BrowserSession {
         load_budget: Duration,
         page_scripts: bool,
     ) -> Result<Layout, RenderError> {
+        if page_scripts && !self.recording_ids.load(Ordering::Relaxed) {
+            self.tab
+                .call_method(CdpPage::AddScriptToEvaluateOnNewDocument {
+                    source: id_recorder_script(),
+                    world_name: Some(MEASURING_WORLD.into()),
+                    include_command_line_api: None,
+                    run_immediately: None,
+                })
+                .map_err(|error| self.failed("preparing the measurement", error))?;
+            self.recording_ids.store(true, Ordering::Relaxed);
+        }
         let navigation = self
             .tab
             .call_method(CdpPage::Navigate {
@@ -179,7 +182,7 @@ impl BrowserSession {
         if let Some(error) = navigation.error_text {
             return Err(RenderError::Browser(format!("navigation failed: {error}")));
         }
-        let walk = walk_script(url, load_budget);
+        let walk = walk_script(url, load_budget, page_scripts);
         // The navigation may still be committing: a walk that ran in the old document says so
         // (`ready: false`) or loses its context; either way it is run again.
         for _attempt in 0..50 {
@@ -187,8 +190,10 @@ impl BrowserSession {
             // extension's content script does: the page shares the DOM with it but not the
             // JavaScript objects, so a page script that replaces `getBoundingClientRect` (or
             // anything else the walk calls) changes nothing it measures. A world belongs to one
-            // document, hence one per attempt. Without page scripts the page's own world is
-            // untouched and costs nothing to enter (a new world costs 30–80 ms).
+            // document, hence one per attempt; asked for by name, it is the world the id
+            // recorder already runs in, whose record the walk reads. Without page scripts the
+            // page's own world is untouched and costs nothing to enter (a new world costs
+            // 30–80 ms).
             let context_id = if page_scripts {
                 match self.tab.call_method(CdpPage::CreateIsolatedWorld {
                     frame_id: navigation.frame_id.clone(),
@@ -308,93 +313,6 @@ impl BrowserSession {
             .decode(data)
             .map_err(|error| RenderError::Browser(format!("decoding the screenshot: {error}")))
     }
-}
-
-fn layout_from_walk(result: WalkResult, element_count: usize, viewport: Viewport) -> Layout {
-    let mut boxes = vec![None; element_count];
-    for quintuple in result.boxes.chunks_exact(5) {
-        let (Some(id), Some(x), Some(y), Some(width), Some(height)) = (
-            quintuple[0],
-            quintuple[1],
-            quintuple[2],
-            quintuple[3],
-            quintuple[4],
-        ) else {
-            continue;
-        };
-        if let Some(slot) = boxes.get_mut(id as usize) {
-            *slot = Some(LayoutBox {
-                x,
-                y,
-                width,
-                height,
-            });
-        }
-    }
-    let mut unpainted: Vec<NodeId> = result
-        .unpainted
-        .into_iter()
-        .filter(|&id| (id as usize) < element_count)
-        .map(NodeId)
-        .collect();
-    unpainted.sort_unstable();
-    Layout {
-        boxes,
-        unpainted,
-        page_width: result.width,
-        page_height: result.height,
-        viewport,
-    }
-}
-
-/// The in-page script: wait for this URL's load (bounded), then one pass over tagged elements.
-fn walk_script(url: &str, load_budget: Duration) -> String {
-    let url = serde_json::to_string(url).unwrap_or_else(|_| "\"\"".into());
-    format!(
-        r#"(async () => {{
-  // Every DOM call goes through the prototypes: `document` and forms expose named elements as
-  // properties (`<img name="body">`, `<input name="getAttribute">`) that shadow the methods and
-  // attributes of the same name, but never on the prototypes.
-  const getter = (prototype, name) => Object.getOwnPropertyDescriptor(prototype, name).get;
-  const readyState = getter(Document.prototype, "readyState");
-  const rootOf = getter(Document.prototype, "documentElement");
-  const bodyOf = getter(Document.prototype, "body");
-  const scrollWidth = getter(Element.prototype, "scrollWidth");
-  const scrollHeight = getter(Element.prototype, "scrollHeight");
-  const {{ querySelectorAll }} = Document.prototype;
-  const {{ getAttribute, getClientRects, getBoundingClientRect }} = Element.prototype;
-  if (location.href !== {url}) return {{ ready: false, boxes: [], width: 0, height: 0 }};
-  const deadline = Date.now() + {budget};
-  while (readyState.call(document) !== "complete" && Date.now() < deadline) {{
-    await new Promise(resolve => setTimeout(resolve, 5));
-  }}
-  const boxes = [];
-  const unpainted = [];
-  const sx = window.scrollX, sy = window.scrollY;
-  for (const element of querySelectorAll.call(document, "[{attribute}]")) {{
-    const id = Number(getAttribute.call(element, "{attribute}"));
-    if (getClientRects.call(element).length === 0) {{
-      boxes.push(id, null, null, null, null);
-      continue;
-    }}
-    // Laid out (it takes its space) but not painted: its text is never seen.
-    if (getComputedStyle(element).visibility !== "visible") unpainted.push(id);
-    const r = getBoundingClientRect.call(element);
-    boxes.push(id, r.left + sx, r.top + sy, r.width, r.height);
-  }}
-  const root = rootOf.call(document);
-  const body = bodyOf.call(document) || root;
-  return {{
-    ready: true,
-    boxes,
-    unpainted,
-    width: Math.max(scrollWidth.call(root), scrollWidth.call(body)),
-    height: Math.max(scrollHeight.call(root), scrollHeight.call(body)),
-  }};
-}})()"#,
-        budget = load_budget.as_millis(),
-        attribute = NODE_ID_ATTRIBUTE,
-    )
 }
 
 #[cfg(test)]

@@ -34,19 +34,21 @@ use std::sync::mpsc;
 use std::sync::{Mutex, MutexGuard, Once, OnceLock};
 use std::time::{Duration, Instant};
 
+use super::bridge::DevToolsBridge;
+use super::pipe::{BrowserEnds, NoAnswer, devtools_pipe};
 use crate::render::RenderError;
 
 /// What every browser is started with, whoever calls: headless_chrome's defaults (those the
-/// layouts of the datasets and the shipped models were measured with), headless, a DevTools
-/// port of Chromium's choosing (printed on standard error), and no sandbox (it refuses to run as
-/// root with one; pages run without scripts and behind the network gate).
+/// layouts of the datasets and the shipped models were measured with), headless, DevTools over
+/// the pipe on its descriptors 3 and 4 and no port (see [`super::pipe`]), and no sandbox (it
+/// refuses to run as root with one; pages run without scripts and behind the network gate).
 fn base_arguments() -> impl Iterator<Item = &'static str> {
     headless_chrome::browser::DEFAULT_ARGS
         .iter()
         .copied()
         .chain([
             "--headless",
-            "--remote-debugging-port=0",
+            "--remote-debugging-pipe",
             "--no-sandbox",
             "--disable-setuid-sandbox",
         ])
@@ -66,8 +68,8 @@ const SINGLETON_DIRECTORY_PREFIX: &str = "org.chromium.Chromium.";
 const MAX_SOCKET_PATH: usize = 107;
 const SINGLETON_SOCKET_SUFFIX: usize = 1 + SINGLETON_DIRECTORY_PREFIX.len() + 6 + 1 + 15;
 
-/// The line Chromium prints once its DevTools endpoint listens.
-const DEVTOOLS_LISTENING: &str = "DevTools listening on ";
+/// How many of the last lines Chromium printed a launch failure quotes.
+const QUOTED_LINES: usize = 3;
 
 /// How long a failed call waits to see the browser process ended: the connection of a killed
 /// browser can fail a moment before the kernel has it exited.
@@ -198,9 +200,14 @@ fn group_has_a_running_process(group: libc::pid_t) -> bool {
 }
 
 /// The command that starts `chromium` with the base arguments and `arguments` in a session of
-/// its own with a parent-death signal, `profile` as its user data directory and, when
-/// Chromium's socket path fits in it, its `TMPDIR`.
-fn browser_command(chromium: &Path, arguments: &[OsString], profile: &Path) -> Command {
+/// its own with a parent-death signal, `devtools` as its descriptors 3 and 4, `profile` as its
+/// user data directory and, when Chromium's socket path fits in it, its `TMPDIR`.
+fn browser_command(
+    chromium: &Path,
+    arguments: &[OsString],
+    devtools: &BrowserEnds,
+    profile: &Path,
+) -> Command {
     let mut user_data_dir = OsString::from("--user-data-dir=");
     user_data_dir.push(profile);
     let mut command = Command::new(chromium);
@@ -215,6 +222,7 @@ fn browser_command(chromium: &Path, arguments: &[OsString], profile: &Path) -> C
         command.env("TMPDIR", profile);
     }
     let parent = std::process::id();
+    let devtools = devtools.raw();
     // SAFETY: between fork and exec only async-signal-safe system calls are made, and the
     // error is built without allocating.
     unsafe {
@@ -226,24 +234,25 @@ fn browser_command(chromium: &Path, arguments: &[OsString], profile: &Path) -> C
             if u32::try_from(libc::getppid()) != Ok(parent) {
                 return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
             }
-            Ok(())
+            BrowserEnds::install(devtools)
         });
     }
     command
 }
 
 /// A started Chromium: the leader of its own process group, killed with the whole group (and
-/// its profile directory removed) when dropped.
+/// its profile directory removed) when dropped, and driven only through its bridge.
 pub struct ChromiumProcess {
     child: Child,
-    devtools_url: String,
+    // The only way to the browser's DevTools; its thread ends when the browser does.
+    bridge: DevToolsBridge,
     // A fresh profile per browser (and its `TMPDIR`); removed after the browser is gone.
     profile: tempfile::TempDir,
 }
 
 impl ChromiumProcess {
     /// Starts `chromium` with the base arguments and `arguments`, and waits at most `timeout` for
-    /// its DevTools endpoint.
+    /// it to answer on its DevTools pipe.
     pub fn launch(
         chromium: &Path,
         arguments: &[OsString],
@@ -251,6 +260,9 @@ impl ChromiumProcess {
     ) -> Result<ChromiumProcess, RenderError> {
         static SWEEP: Once = Once::new();
         SWEEP.call_once(remove_profiles_of_ended_runs);
+        let (mut devtools, browser_ends) = devtools_pipe().map_err(|error| {
+            RenderError::Launch(format!("cannot create the DevTools pipe: {error}"))
+        })?;
         // The profile is made and its browser registered under the registry's lock: a stop
         // either comes first (and nothing is made) or finds them registered and removes both.
         // Made before the lock, a profile could outlive a process that exits on a signal.
@@ -268,26 +280,39 @@ impl ChromiumProcess {
                     "cannot create a browser profile directory: {error}"
                 ))
             })?;
-        let mut child =
-            spawn_from_launcher_thread(browser_command(chromium, arguments, profile.path()))
-                .map_err(|error| {
-                    RenderError::Launch(format!("cannot run {}: {error}", chromium.display()))
-                })?;
+        let command = browser_command(chromium, arguments, &browser_ends, profile.path());
+        let mut child = spawn_from_launcher_thread(command).map_err(|error| {
+            RenderError::Launch(format!("cannot run {}: {error}", chromium.display()))
+        })?;
         live.groups.push((child.id(), profile.path().to_path_buf()));
         drop(live);
-        let stderr = child.stderr.take();
-        let mut process = ChromiumProcess {
-            child,
-            devtools_url: String::new(),
-            profile,
+        // Only the browser holds these now: when it ends, its pipe reads as closed.
+        drop(browser_ends);
+        let last_lines = drain_standard_error(child.stderr.take())?;
+        let ready = devtools.wait_until_answering(timeout);
+        let bridge = match ready {
+            Ok(()) => DevToolsBridge::start(devtools).map_err(|error| {
+                RenderError::Launch(format!("cannot start the DevTools bridge: {error}"))
+            }),
+            Err(NoAnswer::TimedOut) => Err(RenderError::Launch(format!(
+                "Chromium did not answer on its DevTools pipe within {} s",
+                timeout.as_secs()
+            ))),
+            Err(NoAnswer::Closed) => Err(ended_before_answering(&mut child, &last_lines)),
         };
-        process.devtools_url = process.wait_for_devtools(stderr, timeout)?;
-        Ok(process)
+        let bridge = bridge.inspect_err(|_| {
+            let _ = end_browser(&mut child);
+        })?;
+        Ok(ChromiumProcess {
+            child,
+            bridge,
+            profile,
+        })
     }
 
-    /// The browser's DevTools WebSocket URL.
+    /// The bridge's WebSocket URL, the browser's only DevTools endpoint (it holds a secret).
     pub fn devtools_url(&self) -> &str {
-        &self.devtools_url
+        self.bridge.url()
     }
 
     /// Whether the browser process has ended (killed, crashed), waiting up to a moment for the
@@ -320,86 +345,77 @@ impl ChromiumProcess {
                 && info.si_pid() != 0
         }
     }
-
-    /// Reads the browser's standard error until it names its DevTools endpoint; afterwards a
-    /// thread keeps draining it, so Chromium never blocks on a full pipe.
-    fn wait_for_devtools(
-        &mut self,
-        stderr: Option<std::process::ChildStderr>,
-        timeout: Duration,
-    ) -> Result<String, RenderError> {
-        let stderr = stderr.ok_or_else(|| RenderError::Launch("no standard error".into()))?;
-        let (sender, endpoint) = mpsc::channel();
-        std::thread::Builder::new()
-            .name("chromium-stderr".into())
-            .spawn(move || {
-                let mut stderr = BufReader::new(stderr);
-                let _ = sender.send(read_devtools_url(&mut stderr));
-                let _ = std::io::copy(&mut stderr, &mut std::io::sink());
-            })
-            .map_err(|error| RenderError::Launch(format!("cannot start a thread: {error}")))?;
-        match endpoint.recv_timeout(timeout) {
-            Ok(Ok(url)) => Ok(url),
-            Ok(Err(last_lines)) => {
-                let status = self
-                    .end()
-                    .map_or_else(|error| error.to_string(), |status| status.to_string());
-                Err(RenderError::Launch(format!(
-                    "Chromium ended ({status}) before opening its DevTools port{}",
-                    match last_lines.is_empty() {
-                        true => String::new(),
-                        false => format!("; it said: {last_lines}"),
-                    }
-                )))
-            }
-            Err(_) => Err(RenderError::Launch(format!(
-                "Chromium did not open its DevTools port within {} s",
-                timeout.as_secs()
-            ))),
-        }
-    }
 }
 
-/// The DevTools URL from Chromium's standard error, read up to the line naming it, or the last
-/// lines Chromium printed when it closed its standard error first.
-fn read_devtools_url(stderr: &mut impl BufRead) -> Result<String, String> {
+/// Drains the browser's standard error on a thread of its own, so Chromium never blocks on a
+/// full pipe; the returned channel gets its last lines once it is closed (the browser ended).
+fn drain_standard_error(
+    stderr: Option<std::process::ChildStderr>,
+) -> Result<mpsc::Receiver<String>, RenderError> {
+    let stderr = stderr.ok_or_else(|| RenderError::Launch("no standard error".into()))?;
+    let (sender, last_lines) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("chromium-stderr".into())
+        .spawn(move || {
+            let _ = sender.send(read_last_lines(BufReader::new(stderr)));
+        })
+        .map_err(|error| RenderError::Launch(format!("cannot start a thread: {error}")))?;
+    Ok(last_lines)
+}
+
+/// The error of a browser that closed its DevTools pipe before answering: its exit status and
+/// the last lines it printed.
+fn ended_before_answering(child: &mut Child, last_lines: &mpsc::Receiver<String>) -> RenderError {
+    let status =
+        end_browser(child).map_or_else(|error| error.to_string(), |status| status.to_string());
+    // Its standard error closes with the last of its processes, a moment after the leader.
+    let last_lines = last_lines
+        .recv_timeout(Duration::from_secs(1))
+        .unwrap_or_default();
+    RenderError::Launch(format!(
+        "Chromium ended ({status}) before answering on its DevTools pipe{}",
+        match last_lines.is_empty() {
+            true => String::new(),
+            false => format!("; it said: {last_lines}"),
+        }
+    ))
+}
+
+/// The last few non-empty lines of `stderr`, read to its end.
+fn read_last_lines(stderr: impl BufRead) -> String {
     let mut last_lines: Vec<String> = Vec::new();
     for line in stderr.split(b'\n') {
         let Ok(line) = line else { break };
         let line = String::from_utf8_lossy(&line).trim().to_string();
-        if let Some(url) = line.strip_prefix(DEVTOOLS_LISTENING) {
-            return Ok(url.to_string());
-        }
         if !line.is_empty() {
             last_lines.push(line);
-            if last_lines.len() > 3 {
+            if last_lines.len() > QUOTED_LINES {
                 last_lines.remove(0);
             }
         }
     }
-    Err(last_lines.join(" / "))
+    last_lines.join(" / ")
 }
 
-impl ChromiumProcess {
-    /// Kills the browser's process group and reaps the browser; again, only its status.
-    fn end(&mut self) -> std::io::Result<std::process::ExitStatus> {
-        let group = self.child.id();
-        {
-            let mut live = live_browsers();
-            // Absent when already ended, or killed and reaped by `stop_all_browsers`.
-            if let Some(position) = live.groups.iter().position(|(live, _)| *live == group) {
-                live.groups.swap_remove(position);
-                kill_group(group);
-            }
+/// Kills the process group `browser` leads and reaps `browser`; again, only its status.
+fn end_browser(browser: &mut Child) -> std::io::Result<std::process::ExitStatus> {
+    let group = browser.id();
+    {
+        let mut live = live_browsers();
+        // Absent when already ended, or killed and reaped by `stop_all_browsers`.
+        if let Some(position) = live.groups.iter().position(|(live, _)| *live == group) {
+            live.groups.swap_remove(position);
+            kill_group(group);
         }
-        self.child.wait()
     }
+    browser.wait()
 }
 
 impl Drop for ChromiumProcess {
     fn drop(&mut self) {
-        let _ = self.end();
-        // The profile itself goes with `profile`, after this.
+        let _ = end_browser(&mut self.child);
+        // The bridge (its thread ends with the browser's pipe) and the profile itself go with
+        // their fields, after this.
         remove_singleton_directory(self.profile.path());
     }
 }
@@ -435,19 +451,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_devtools_url_is_read_from_standard_error_up_to_its_line() {
-        let output = b"[0:0:ERROR:bus.cc] Failed to connect to the bus\n\
-            DevTools listening on ws://127.0.0.1:4242/devtools/browser/abc\n\
-            later output\n";
-        let mut stderr = &output[..];
-        assert_eq!(
-            read_devtools_url(&mut stderr),
-            Ok("ws://127.0.0.1:4242/devtools/browser/abc".to_string())
-        );
-        assert_eq!(stderr, b"later output\n", "the rest is left to drain");
-    }
-
-    #[test]
     fn a_profiles_singleton_directory_is_removed_only_when_chromium_named_it() {
         let temporary = tempfile::tempdir().expect("dir");
         let profile_linking_to = |directory: &str| {
@@ -476,11 +479,8 @@ mod tests {
     }
 
     #[test]
-    fn a_browser_that_ends_without_devtools_reports_its_last_lines() {
+    fn a_browser_that_ends_before_answering_reports_its_last_lines() {
         let output = b"one\ntwo\n\nthree\nfour\n";
-        assert_eq!(
-            read_devtools_url(&mut &output[..]),
-            Err("two / three / four".to_string())
-        );
+        assert_eq!(read_last_lines(&output[..]), "two / three / four");
     }
 }
