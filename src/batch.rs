@@ -12,8 +12,10 @@ use std::thread::JoinHandle;
 use thiserror::Error;
 use url::Url;
 
-use crate::fetch::{CrawlOptions, FetchError, FetchedPage, fetch_page, stream_warc};
-use crate::page::{PageSource, html_files_under};
+use crate::fetch::{
+    CrawlOptions, FetchError, FetchedPage, fetch_page, stream_warc, warc_stylesheets,
+};
+use crate::page::{ArchivedStylesheets, PageSource, html_files_under};
 use crate::pipeline::{ScoreError, ScoredPage, Scorer};
 
 /// One page to score, as the user named it.
@@ -24,8 +26,9 @@ pub enum PageInput {
     /// A page to fetch once (then laid out from the fetched bytes with every other request
     /// blocked).
     Url(Url),
-    /// A page already fetched: a WARC record.
-    Fetched(FetchedPage),
+    /// A page already fetched: a WARC record, with the stylesheets its archive holds (none when
+    /// it holds none).
+    Fetched(FetchedPage, Option<Arc<ArchivedStylesheets>>),
     /// A page handed over in memory (standard input): its name in messages, and the URL its
     /// links resolve against, when known.
     Record {
@@ -44,7 +47,7 @@ impl PageInput {
         match self {
             PageInput::File(path) => path.display().to_string(),
             PageInput::Url(url) => url.to_string(),
-            PageInput::Fetched(page) => page.url.to_string(),
+            PageInput::Fetched(page, _) => page.url.to_string(),
             PageInput::Record { name, url, .. } => {
                 url.as_ref().map_or_else(|| name.clone(), Url::to_string)
             }
@@ -213,10 +216,14 @@ pub fn expand_inputs(arguments: &[String], stdin: StdinPages) -> Result<Inputs, 
                     path: path.to_path_buf(),
                 });
             }
+            // The archive's stylesheets, read first in a pass of their own (a sheet may be
+            // archived after the pages that link it), lay its pages out as they were served.
+            let stylesheets = warc_stylesheets(path)?;
+            let stylesheets = (!stylesheets.is_empty()).then(|| Arc::new(stylesheets));
             parts.push(Box::new(std::mem::take(&mut pages).into_iter().map(Ok)));
-            parts.push(Box::new(records.map(|record| {
+            parts.push(Box::new(records.map(move |record| {
                 record
-                    .map(|page| PageInput::Fetched(page.into()))
+                    .map(|page| PageInput::Fetched(page.into(), stylesheets.clone()))
                     .map_err(|cause| PageFailure::Archive {
                         cause: Box::new(cause),
                     })
@@ -331,8 +338,12 @@ pub fn page_source(
                 PageSource::from_bytes(page.bytes, Some(page.url), page.charset)
             }
             PageInput::Record { url, bytes, .. } => PageSource::from_bytes(bytes, url, None),
-            PageInput::Fetched(page) => {
-                PageSource::from_bytes(page.bytes, Some(page.url), page.charset)
+            PageInput::Fetched(page, stylesheets) => {
+                let source = PageSource::from_bytes(page.bytes, Some(page.url), page.charset);
+                match stylesheets {
+                    Some(stylesheets) => source.with_stylesheets(stylesheets),
+                    None => source,
+                }
             }
         };
     if placement.base_href.is_some() {

@@ -5,7 +5,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{example_page, pagelevel, succeed, warc_of};
+use common::{example_page, pagelevel, succeed, warc_of, warc_of_typed};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -520,6 +520,57 @@ fn pages_from_a_warc_file_and_from_a_url_are_scored_from_their_bytes() {
         served.load(std::sync::atomic::Ordering::SeqCst),
         1,
         "fetched once; the browser never asks the server"
+    );
+}
+
+#[test]
+fn pages_of_a_warc_file_are_laid_out_with_the_stylesheets_it_archives() {
+    // The sheet is archived after the page that links it, as crawls often store them.
+    let page =
+        br#"<html><head><title>Harbour news</title><link rel="stylesheet" href="/site.css"></head>
+<body><h1>The harbour reopens</h1>
+<p>The harbour reopened on Monday after three weeks of repairs to the old stone pier, and the
+first ferries left on time with a full load of passengers and cargo for the islands.</p>
+<p class="teaser">Subscribers read first: the mayor promised a new breakwater before winter and
+a second quay for the fishing fleet, to be paid from the port's own income over ten years.</p>
+</body></html>"#;
+    let sheet = b".teaser { display: none }".to_vec();
+    let directory = tempfile::tempdir().expect("temp dir");
+    let cache = tempfile::tempdir().expect("temp dir");
+    let page_record = (
+        "https://news.example/harbour".to_string(),
+        "text/html; charset=utf-8",
+        page.to_vec(),
+    );
+    let sheet_record = (
+        "https://news.example/site.css".to_string(),
+        "text/css",
+        sheet,
+    );
+    let content_text = |records: &[(String, &str, Vec<u8>)], name: &str| -> String {
+        let warc = directory.path().join(name);
+        std::fs::write(&warc, warc_of_typed(records)).expect("write");
+        let output = succeed(
+            pagelevel(cache.path())
+                .args(["score", "--format", "jsonl", "--quiet"])
+                .arg(&warc),
+        );
+        let lines: Vec<Value> = output
+            .stdout
+            .split(|&byte| byte == b'\n')
+            .filter(|line| !line.is_empty())
+            .map(|line| serde_json::from_slice(line).expect("a JSON line"))
+            .collect();
+        assert_eq!(lines.len(), 1, "one page; the stylesheet is no page");
+        lines[0]["content_text"].as_str().expect("text").to_string()
+    };
+    let unstyled = content_text(std::slice::from_ref(&page_record), "page.warc");
+    assert!(unstyled.contains("breakwater"), "{unstyled}");
+    let styled = content_text(&[page_record, sheet_record], "page-and-sheet.warc");
+    assert!(styled.contains("stone pier"), "{styled}");
+    assert!(
+        !styled.contains("breakwater"),
+        "the archived sheet hides the teaser: {styled}"
     );
 }
 

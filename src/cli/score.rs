@@ -72,7 +72,8 @@ fn check_markdown_flags(args: &ScoreArgs) -> anyhow::Result<()> {
 #[derive(Debug, Args)]
 pub struct ScoreArgs {
     /// Pages: HTML files, directories (every .html/.htm under them), WARC files (.warc,
-    /// .warc.gz: every HTML response, streamed), http(s) URLs (fetched once, then rendered
+    /// .warc.gz: every HTML response, streamed, laid out with the stylesheets the file
+    /// archives), http(s) URLs (fetched once, then rendered
     /// from the fetched bytes with every other request blocked), or `-`: standard input, one
     /// JSON object per line, `{"url": "…" (optional), "html": "…"}`.
     #[arg(required = true)]

@@ -20,7 +20,7 @@ pub use http::{HttpClient, HttpOptions, HttpResponse, RedirectPolicy};
 pub use robots::Robots;
 pub use warc::{
     WarcDamage, WarcPage, WarcPages, WarcScan, WarcSkips, group_by_host, parse_warc, read_warc,
-    read_warc_with_stylesheets, scan_warc, stream_warc,
+    read_warc_with_stylesheets, scan_warc, stream_warc, warc_stylesheets,
 };
 
 /// One page as every source yields it: enough to call [`crate::page::Page::parse`].

@@ -40,10 +40,19 @@ pub fn without_chromium(command: &mut Command) -> &mut Command {
 
 /// A WARC file with one HTML response record per `(url, body)`.
 pub fn warc_of(records: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let typed: Vec<(String, &str, Vec<u8>)> = records
+        .iter()
+        .map(|(url, body)| (url.clone(), "text/html; charset=utf-8", body.clone()))
+        .collect();
+    warc_of_typed(&typed)
+}
+
+/// A WARC file with one response record per `(url, content type, body)`.
+pub fn warc_of_typed(records: &[(String, &str, Vec<u8>)]) -> Vec<u8> {
     let mut warc = Vec::new();
-    for (index, (url, body)) in records.iter().enumerate() {
+    for (index, (url, content_type, body)) in records.iter().enumerate() {
         let mut http =
-            b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n".to_vec();
+            format!("HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\n\r\n").into_bytes();
         http.extend_from_slice(body);
         warc.extend_from_slice(
             format!(

@@ -10,7 +10,7 @@
 //! A scan also keeps the archive's stylesheets (`text/css` responses with status 200, the
 //! first capture of each URL, at most [`MAX_ARCHIVED_STYLESHEET_BYTES`] in all), which lay its
 //! pages out as they were served ([`crate::page::PageSource::stylesheets`]); a stream of pages
-//! ([`stream_warc`]) keeps none.
+//! ([`stream_warc`]) keeps none, and [`warc_stylesheets`] reads them alone, for a stream.
 
 mod gzip;
 mod response;
@@ -149,6 +149,26 @@ pub fn parse_warc(source: impl Read, name: &Path) -> Result<WarcScan, FetchError
     Ok(scan)
 }
 
+/// The stylesheets of a WARC file (see [`WarcScan::stylesheets`]), read in a pass that keeps no
+/// page: what a stream of its pages ([`stream_warc`]) is laid out with. Damage is passed over
+/// here; the stream of pages reports it.
+pub fn warc_stylesheets(path: &Path) -> Result<ArchivedStylesheets, FetchError> {
+    let io_error = |source| FetchError::WarcIo {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut raw = Counted::new(File::open(path).map_err(io_error)?);
+    let scan = if is_gzip(raw.peek(2).map_err(io_error)?) {
+        RecordReader::new(Counted::new(GzipMembers::new(raw)))
+            .without_pages()
+            .read_all()
+            .0
+    } else {
+        RecordReader::new(raw).without_pages().read_all().0
+    };
+    Ok(scan.stylesheets)
+}
+
 /// The HTML pages of a WARC file read one record at a time, so memory stays that of one
 /// record however large the file. Damaged records in the middle are skipped, as by
 /// [`read_warc`]; a file that is not a WARC, or ends inside a record, ends the stream with
@@ -267,6 +287,8 @@ struct RecordReader<R> {
     headers_read: u64,
     /// Whether stylesheets are kept (a whole scan) or dropped (a stream of pages).
     keeps_stylesheets: bool,
+    /// Whether pages are kept (dropped when only the stylesheets are wanted).
+    keeps_pages: bool,
 }
 
 impl<R: Read> RecordReader<R> {
@@ -277,7 +299,13 @@ impl<R: Read> RecordReader<R> {
             pending_record: None,
             headers_read: 0,
             keeps_stylesheets: true,
+            keeps_pages: true,
         }
+    }
+
+    fn without_pages(mut self) -> Self {
+        self.keeps_pages = false;
+        self
     }
 
     fn without_stylesheets(mut self) -> Self {
@@ -488,6 +516,9 @@ impl<R: Read> RecordReader<R> {
                     .stylesheets
                     .insert(&url, response.body, content_type);
             }
+            return;
+        }
+        if !self.keeps_pages {
             return;
         }
         let charset = content_type.and_then(charset_from_content_type);
