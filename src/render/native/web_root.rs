@@ -71,11 +71,11 @@ impl StylesheetSources {
 
     /// The CSS `url` names, if a source holds it and it is CSS.
     pub fn read(&self, url: &Url) -> Option<Vec<u8>> {
-        let bytes = self.from_web_root(url).or_else(|| self.from_archive(url))?;
+        let bytes = self.read_from_web_root(url).or_else(|| self.read_from_archive(url))?;
         looks_like_css(&bytes).then_some(bytes)
     }
 
-    fn from_web_root(&self, url: &Url) -> Option<Vec<u8>> {
+    fn read_from_web_root(&self, url: &Url) -> Option<Vec<u8>> {
         let file = file_for_url(self.web_root.as_deref()?, url)?;
         if !may_be_stylesheet(&file) {
             return None;
@@ -83,7 +83,7 @@ impl StylesheetSources {
         std::fs::read(&file).ok()
     }
 
-    fn from_archive(&self, url: &Url) -> Option<Vec<u8>> {
+    fn read_from_archive(&self, url: &Url) -> Option<Vec<u8>> {
         let (sheets, page_url) = self.archived.as_ref()?;
         let url = archived_url(url, PAGE_HOST, page_url)?;
         let sheet = sheets.get(&url).filter(|sheet| sheet.is_css())?;
