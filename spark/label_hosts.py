@@ -48,8 +48,9 @@ class Place(NamedTuple):
 
 # (rank in the host's sample, url, body or None, HTTP charset or why the record is unreadable)
 SampledPage = Tuple[int, str, Optional[bytes], Optional[str]]
-# ("row", training row) or ("skipped", (host or WARC path, reason))
+# ("row", training row) or ("skipped", (host, WARC path or sampled page's URL, reason))
 Labelled = Tuple[str, tuple]
+UNLABELLED_PAGE = "no training rows: the page could not be laid out or none of its nodes was classified"
 
 
 def http_charset(content_type: str) -> Optional[str]:
@@ -167,10 +168,20 @@ def label_sample(host: str, sample: Iterable[SampledPage], options: dict) -> Ite
         return
     try:
         sampled = [(url, body, charset) for _, url, body, charset in pages]
-        for row in pagelevel.label_site(sampled, host=host, sampled=True, **options):
-            yield "row", row
+        rows = pagelevel.label_site(sampled, host=host, sampled=True, **options)
     except (pagelevel.SiteError, pagelevel.PageError, ValueError) as error:
         yield "skipped", (host, str(error))
+        return
+    page_column = pagelevel.TRAINING_COLUMNS.index("page")
+    labelled = set()
+    for row in rows:
+        labelled.add(row[page_column])
+        yield "row", row
+    # label_site passes over a page it cannot lay out (an empty, binary or oversized body):
+    # the host's other pages are labelled, and the page is listed, not lost without a word.
+    for _, url, _, _ in pages:
+        if url not in labelled:
+            yield "skipped", (url, UNLABELLED_PAGE)
 
 
 def row_schema():
@@ -264,13 +275,20 @@ def main(argv: List[str]) -> int:
         return 2
     files = set(expand(args.warcs))
     damaged = [(path, reason) for path, reason in skipped if path in files]
-    hosts = [(host, reason) for host, reason in skipped if host not in files]
+    pages = [(url, reason) for url, reason in skipped if reason == UNLABELLED_PAGE]
+    hosts = [(host, reason) for host, reason in skipped if host not in files and reason != UNLABELLED_PAGE]
     for path, reason in damaged:
         print(f"pagelevel: warning: read only part of {path}: {reason}", file=sys.stderr)
     for host, reason in hosts:
         print(f"pagelevel: warning: skipped host {host}: {reason}", file=sys.stderr)
+    for url, reason in pages:
+        print(f"pagelevel: warning: skipped page {url}: {reason}", file=sys.stderr)
     cut_short = f", {len(damaged)} WARC files read in part" if damaged else ""
-    print(f"wrote {rows} training rows to {args.output} ({len(hosts)} hosts skipped{cut_short})", file=sys.stderr)
+    unlabelled = f", {len(pages)} sampled pages without rows" if pages else ""
+    print(
+        f"wrote {rows} training rows to {args.output} ({len(hosts)} hosts skipped{unlabelled}{cut_short})",
+        file=sys.stderr,
+    )
     return 0
 
 

@@ -237,3 +237,12 @@ def test_a_damaged_warc_is_listed_and_its_hosts_labelled_from_the_records_before
     assert errors[1].startswith("wrote ") and "(0 hosts skipped, 1 WARC files read in part)" in errors[1]
     _, rows = read_rows(tmp_path / "rows")
     assert {row[3] for row in rows} == {url for url, _, _ in site_pages("httrack-website", 3, "httrack.org")}
+
+
+def test_a_sampled_page_that_cannot_be_laid_out_is_listed_and_its_hosts_other_pages_labelled():
+    pages = site_pages("sqlite-website", 3, "sqlite.org") + [("https://sqlite.org/empty.html", b"", "text/html")]
+    sample = [(rank, url, body, "utf-8") for rank, (url, body, _) in enumerate(pages)]
+    labelled = list(label_hosts.label_sample("sqlite.org", sample, OPTIONS))
+    assert labelled[-1] == ("skipped", ("https://sqlite.org/empty.html", label_hosts.UNLABELLED_PAGE))
+    assert all(kind == "row" for kind, _ in labelled[:-1])
+    assert {row[3] for _, row in labelled[:-1]} == {url for url, _, _ in pages[:3]}

@@ -1,0 +1,56 @@
+"""Runs a command and samples the RSS of its process tree every 0.1 s; prints the peaks (MB) of
+the JVM, one Python worker, all Python workers, the driver script and the whole tree."""
+import os
+import subprocess
+import sys
+import time
+
+
+def rss_and_parent(pid):
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            fields = dict(line.split(":", 1) for line in status if ":" in line)
+        with open(f"/proc/{pid}/cmdline", "rb") as cmd:
+            cmdline = cmd.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return None
+    rss = int(fields.get("VmRSS", "0 kB").split()[0]) / 1024
+    return rss, int(fields["PPid"]), cmdline
+
+
+def tree(root):
+    processes = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            info = rss_and_parent(int(entry))
+            if info:
+                processes[int(entry)] = info
+    members, frontier = {root}, [root]
+    while frontier:
+        parent = frontier.pop()
+        for pid, (_, ppid, _) in processes.items():
+            if ppid == parent and pid not in members:
+                members.add(pid)
+                frontier.append(pid)
+    return {pid: processes[pid] for pid in members if pid in processes}
+
+
+child = subprocess.Popen(sys.argv[1:])
+peaks = {"jvm": 0.0, "one worker": 0.0, "all workers": 0.0, "driver": 0.0, "tree": 0.0}
+started = time.time()
+while child.poll() is None:
+    jvm = workers = driver = 0.0
+    one = 0.0
+    for pid, (rss, _, cmdline) in tree(child.pid).items():
+        if pid == child.pid:
+            driver = rss
+        elif "java" in cmdline.split(" ")[0]:
+            jvm += rss
+        else:
+            workers += rss
+            one = max(one, rss)
+    now = {"jvm": jvm, "one worker": one, "all workers": workers, "driver": driver, "tree": jvm + workers + driver}
+    peaks = {key: max(peaks[key], now[key]) for key in peaks}
+    time.sleep(0.1)
+print(f"exit {child.returncode}, {time.time() - started:.0f} s wall; peak RSS MB: "
+      + ", ".join(f"{key} {value:.0f}" for key, value in peaks.items()), file=sys.stderr)
