@@ -49,8 +49,9 @@ Row = Tuple[
 
 def html_responses(path: str) -> Iterator[Tuple[str, bytes, Optional[str]]]:
     """(url, body, None) of every HTML response record of one WARC file, read as a stream, and
-    (url, b"", why) of every response whose HTTP head cannot be read: its content type is
-    unknown, so it may be a page, and a page that cannot be scored is a row."""
+    (url, b"", why) of every response whose HTTP head cannot be read (its content type is
+    unknown, so it may be a page, and a page that cannot be scored is a row) or whose record
+    was cut short (half a page is not the page)."""
     from warcio.archiveiterator import ArchiveIterator
 
     with open(path, "rb") as stream:
@@ -66,7 +67,14 @@ def html_responses(path: str) -> Iterator[Tuple[str, bytes, Optional[str]]]:
             content_type = (record.http_headers.get_header("Content-Type") or "").lower()
             if "html" not in content_type:
                 continue
-            yield url, record.content_stream().read(), None
+            body = record.content_stream().read()
+            # warcio ends a record cut short (a truncated gzip member) without an error; the
+            # bytes its WARC header promised and the file lacked are left in its raw stream.
+            missing = getattr(record.raw_stream, "limit", 0)
+            if missing:
+                yield url, b"", f"truncated record: its WARC block ends {missing} bytes short"
+                continue
+            yield url, body, None
 
 
 def score_files(paths: Iterable[str], layout: str) -> Iterator[Row]:

@@ -118,3 +118,15 @@ def test_a_response_whose_http_head_cannot_be_read_is_a_failure_row_and_the_file
     assert [row[-1] is None for row in rows] == [True, False, True]
     assert rows[1][1] == "sqlite.org"
     assert rows[1][-1] == "malformed HTTP response head (status line 'HTTP/1.1 two hundred')"
+
+
+def test_a_record_cut_short_is_a_failure_row_not_half_a_page_scored(tmp_path):
+    warc = tmp_path / "crawl.warc.gz"
+    (url, body, _), (second_url, second_body, _) = site_pages("sqlite-website", 2, "sqlite.org")
+    page = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n"
+    last = warc_member(second_url, page + second_body)
+    warc.write_bytes(warc_member(url, page + body) + last[: len(last) // 2])  # an interrupted write
+    rows = list(score_warc.score_files([str(warc)], "native"))
+    assert [row[0] for row in rows] == [url, second_url]
+    assert rows[0][-1] is None
+    assert rows[1][-1].startswith("truncated record: its WARC block ends ") and rows[1][2] is None
