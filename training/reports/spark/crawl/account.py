@@ -1,6 +1,6 @@
 """Counts what became of every record of a crawl made by make_crawl.py, from a job's output.
 
-    python account.py score CRAWL_DIR PARQUET_DIR
+    python account.py score CRAWL_DIR PARQUET_DIR [FILE_NAME...]
     python account.py label CRAWL_DIR ROWS_DIR JOB_LOG [--max-pages 200] [--seed 7]
 
 score: every response the job reads as a page (HTML, or a head it cannot read) must be exactly
@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import glob
 import json
+import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -23,9 +24,12 @@ NO_ROW_BY_DESIGN = {"non-html"}  # not a page: the jobs read HTML responses only
 NOT_A_TRAINING_PAGE = {"non-html", "bad-http-header"}  # label_hosts: HTML 200 responses only
 
 
-def records(crawl: Path):
+def records(crawl: Path, files=None):
+    """make_crawl.py's listing of every record; only those of `files` (names) when given."""
     with open(crawl / "records.tsv", newline="") as stream:
-        yield from csv.DictReader(stream, delimiter="\t")
+        for record in csv.DictReader(stream, delimiter="\t"):
+            if files is None or record["file"] in files:
+                yield record
 
 
 def error_class(error: str) -> str:
@@ -36,20 +40,21 @@ def error_class(error: str) -> str:
     return error[:60]
 
 
-def score(crawl: Path, output: Path) -> dict:
+def score(crawl: Path, output: Path, files=None) -> dict:
     import pyarrow.parquet as parquet
 
     table = parquet.read_table(output, columns=["url", "error"]).to_pylist()
     rows = Counter(row["url"] for row in table)
-    expected = [record for record in records(crawl) if record["kind"] not in NO_ROW_BY_DESIGN]
+    expected = [record for record in records(crawl, files) if record["kind"] not in NO_ROW_BY_DESIGN]
     lost = [record for record in expected if rows[record["url"]] == 0]
     duplicated = [url for url, count in rows.items() if count > 1]
-    kinds = Counter(record["kind"] for record in records(crawl))
+    kinds = Counter(record["kind"] for record in records(crawl, files))
     errors = Counter(error_class(row["error"]) for row in table if row["error"])
     by_kind = defaultdict(Counter)
     errored = {row["url"]: row["error"] for row in table if row["error"]}
     for record in expected:
-        by_kind[record["kind"]]["error row" if record["url"] in errored else "scored row"] += 1
+        outcome = "lost" if rows[record["url"]] == 0 else "error row" if record["url"] in errored else "scored row"
+        by_kind[record["kind"]][outcome] += 1
     return {
         "records": sum(kinds.values()),
         "no_row_by_design": {kind: kinds[kind] for kind in NO_ROW_BY_DESIGN},
@@ -63,8 +68,17 @@ def score(crawl: Path, output: Path) -> dict:
     }
 
 
-def job_warnings(log: Path):
+def job_warnings(log: Path, output: Path):
+    """(hosts, pages, files) the job skipped, each name -> reason: from OUTPUT/_skipped/ when
+    the job wrote it, else from the warnings in its log (before it did)."""
     hosts, pages, files = {}, {}, {}
+    listing = sorted(glob.glob(str(output / "_skipped" / "part-*.csv")))
+    for part in listing:
+        with open(part, newline="") as stream:
+            for row in csv.DictReader(stream):
+                {"host": hosts, "page": pages, "file": files}[row["kind"]][row["name"]] = row["reason"]
+    if listing:
+        return hosts, pages, files
     for line in open(log, errors="replace"):
         for prefix, into in [("pagelevel: warning: skipped host ", hosts), ("pagelevel: warning: skipped page ", pages),
                              ("pagelevel: warning: read only part of ", files)]:
@@ -83,7 +97,7 @@ def label(crawl: Path, output: Path, log: Path, max_pages: int, seed: int) -> di
             reader = csv.reader(stream)
             page = next(reader).index("page")
             labelled.update(row[page] for row in reader)
-    skipped_hosts, skipped_pages, damaged = job_warnings(log)
+    skipped_hosts, skipped_pages, damaged = job_warnings(log, output)
     by_host = defaultdict(list)
     kinds = Counter()
     for record in records(crawl):
@@ -98,7 +112,7 @@ def label(crawl: Path, output: Path, log: Path, max_pages: int, seed: int) -> di
         pages.sort()
         if host in skipped_hosts:
             fate["host skipped (listed)"] += len(pages)
-            host_reasons[skipped_hosts[host].split(" (")[0][:70]] += 1
+            host_reasons[re.sub(r"^site \S+: only \d+", "only N", skipped_hosts[host])] += 1
             for page in pages:
                 fate_by_kind[page[3]]["host skipped"] += 1
             continue
@@ -133,8 +147,8 @@ def label(crawl: Path, output: Path, log: Path, max_pages: int, seed: int) -> di
 
 def main(argv):
     job, crawl, output = argv[0], Path(argv[1]), Path(argv[2])
-    if job == "score":
-        result = score(crawl, output)
+    if job == "score":  # optionally: the names of the crawl's files the job read
+        result = score(crawl, output, set(argv[3:]) or None)
     else:
         options = dict(zip(argv[4::2], argv[5::2]))
         result = label(crawl, output, Path(argv[3]), int(options.get("--max-pages", 200)),
