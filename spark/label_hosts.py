@@ -256,12 +256,16 @@ def run(patterns: List[str], output: str, master: Optional[str], options: dict) 
     try:
         context = spark.sparkContext
         damaged, samples = sampled_places(context, paths, options)
+        # The rows are ~200 a labelled page: a partition per core held a crawl's worth of
+        # rows (8 million at 50,000 pages) and its cached copy ran the JVM out of heap. A
+        # partition per WARC file keeps a partition to about a file's pages, whatever the
+        # crawl's size, and the rows are cached on disk only (written once, read twice).
         labelled = (
             samples.groupByKey(max(1, len(paths)))
             .flatMap(lambda file_and_sample: read_sample(paths[file_and_sample[0]], file_and_sample[1]))
-            .groupByKey(max(1, context.defaultParallelism))
+            .groupByKey(max(1, len(paths), context.defaultParallelism))
             .flatMap(lambda host_and_sample: label_sample(host_and_sample[0], host_and_sample[1], options))
-            .persist(StorageLevel.MEMORY_AND_DISK)
+            .persist(StorageLevel.DISK_ONLY)
         )
         rows = labelled.filter(lambda item: item[0] == "row").map(lambda item: item[1])
         frame = spark.createDataFrame(rows, row_schema())

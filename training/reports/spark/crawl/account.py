@@ -46,8 +46,9 @@ def score(crawl: Path, output: Path, files=None) -> dict:
     table = parquet.read_table(output, columns=["url", "error"]).to_pylist()
     rows = Counter(row["url"] for row in table)
     expected = [record for record in records(crawl, files) if record["kind"] not in NO_ROW_BY_DESIGN]
-    lost = [record for record in expected if rows[record["url"]] == 0]
-    duplicated = [url for url, count in rows.items() if count > 1]
+    wanted = Counter(record["url"] for record in expected)  # a crawl may hold a URL twice
+    lost = [url for url, count in wanted.items() for _ in range(count - min(count, rows[url]))]
+    extra = sum(count - min(count, wanted[url]) for url, count in rows.items())
     kinds = Counter(record["kind"] for record in records(crawl, files))
     errors = Counter(error_class(row["error"]) for row in table if row["error"])
     by_kind = defaultdict(Counter)
@@ -63,8 +64,8 @@ def score(crawl: Path, output: Path, files=None) -> dict:
         "error_rows": dict(errors),
         "rows_by_kind": {kind: dict(counts) for kind, counts in sorted(by_kind.items())},
         "lost": len(lost),
-        "lost_examples": [record["url"] for record in lost[:5]],
-        "duplicated": len(duplicated),
+        "lost_examples": lost[:5],
+        "rows_not_expected": extra,
     }
 
 
