@@ -29,6 +29,7 @@ import gzip
 import json
 import math
 import random
+import uuid
 import zlib
 from collections import Counter
 from pathlib import Path
@@ -96,17 +97,17 @@ def plan_hosts(groups: Dict[str, List[Path]], count: int, rng: random.Random) ->
     return hosts
 
 
-def http_block(body: bytes, content_type: str, status: str = "200 OK") -> bytes:
-    head = f"HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {len(body)}\r\n\r\n"
+def http_block(body: bytes, content_type: str) -> bytes:
+    head = f"HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {len(body)}\r\n\r\n"
     return head.encode() + body
 
 
 def warc_member(url: str, block: bytes, rng: random.Random, level: int) -> bytes:
     """One WARC/1.0 response record as its own gzip member."""
-    record_id = "%032x" % rng.getrandbits(128)
+    record_id = uuid.UUID(int=rng.getrandbits(128))
     head = (
         "WARC/1.0\r\nWARC-Type: response\r\n"
-        f"WARC-Record-ID: <urn:uuid:{record_id[:8]}-{record_id[8:12]}-{record_id[12:16]}-{record_id[16:20]}-{record_id[20:]}>\r\n"
+        f"WARC-Record-ID: <urn:uuid:{record_id}>\r\n"
         "WARC-Date: 2026-11-26T00:00:00Z\r\n"
         f"WARC-Target-URI: {url}\r\n"
         "Content-Type: application/http; msgtype=response\r\n"
