@@ -27,13 +27,15 @@ pass 1 too (URL, file, offset: no bodies). In pass 2 the URLs the sampled pages 
 sheets they ``@import`` the same way (``archived_css.py``), and each host is labelled with the
 sheets its sampled pages load (``label_site(..., stylesheets=...)``), wherever they are hosted.
 
-Hosts with fewer than ``--min-pages`` usable pages are skipped and listed on standard error, as
-are hosts whose sampled record cannot be read again and WARC files damaged part-way (their
-responses before the damage are kept).
+Hosts with fewer than ``--min-pages`` usable pages are skipped, as are hosts whose sampled
+record cannot be read again; sampled pages that cannot be laid out give no rows; WARC files
+damaged part-way are read up to the damage. All of them are listed in ``OUTPUT/_skipped/``
+(CSV: kind, name, reason), counted and the first few printed on standard error.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from operator import add
 from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple
@@ -54,8 +56,9 @@ class Place(NamedTuple):
 
 # (rank in the host's sample, url, body or None, HTTP charset or why the record is unreadable)
 SampledPage = Tuple[int, str, Optional[bytes], Optional[str]]
-# ("row", training row) or ("skipped", (host or WARC path, reason))
+# ("row", training row) or ("skipped", (host, WARC path or sampled page's URL, reason))
 Labelled = Tuple[str, tuple]
+UNLABELLED_PAGE = "no training rows: the page could not be laid out or none of its nodes was classified"
 
 
 def http_charset(content_type: str) -> Optional[str]:
@@ -266,10 +269,20 @@ def label_sample(host: str, sample: Iterable[SampledPage], options: dict) -> Ite
         return
     try:
         sampled = [(url, body, charset) for _, url, body, charset in pages]
-        for row in pagelevel.label_site(sampled, host=host, sampled=True, stylesheets=stylesheets, **options):
-            yield "row", row
+        rows = pagelevel.label_site(sampled, host=host, sampled=True, stylesheets=stylesheets, **options)
     except (pagelevel.SiteError, pagelevel.PageError, ValueError) as error:
         yield "skipped", (host, str(error))
+        return
+    page_column = pagelevel.TRAINING_COLUMNS.index("page")
+    labelled = set()
+    for row in rows:
+        labelled.add(row[page_column])
+        yield "row", row
+    # label_site passes over a page it cannot lay out (an empty, binary or oversized body):
+    # the host's other pages are labelled, and the page is listed, not lost without a word.
+    for _, url, _, _ in pages:
+        if url not in labelled:
+            yield "skipped", (url, UNLABELLED_PAGE)
 
 
 def row_schema():
@@ -318,12 +331,32 @@ def sampled_places(context, paths: List[str], options: dict):
     return skipped, samples, css_places
 
 
-def run(patterns: List[str], output: str, master: Optional[str], options: dict) -> Tuple[int, List[Tuple[str, str]]]:
-    """Labels every host of the WARC files and writes the rows; returns (rows, skipped hosts
-    and damaged WARC files, each with the reason)."""
+class Skipped(NamedTuple):
+    """What the job passed over: how many of each kind, and the first few (sorted); all of them
+    are in the output's ``_skipped/`` CSV (kind, name, reason)."""
+
+    counts: Dict[str, int]  # "file" (read in part), "host", "page" (sampled, no rows)
+    first: List[Tuple[str, str, str]]  # (kind, WARC path / host / URL, reason)
+
+
+SHOWN = 20  # skipped items printed; a crawl has millions of hosts under --min-pages
+
+
+def skip_kind(name: str, reason: str, files: frozenset) -> str:
+    if name in files:
+        return "file"
+    return "page" if reason == UNLABELLED_PAGE else "host"
+
+
+def run(patterns: List[str], output: str, master: Optional[str], options: dict) -> Tuple[int, Skipped]:
+    """Labels every host of the WARC files and writes the rows, and what was skipped under
+    ``OUTPUT/_skipped/`` (which ``train --rows`` and Spark's readers pass over); returns (rows,
+    :class:`Skipped`). The driver holds counts and the first few skipped, never the list: a
+    crawl's hosts under ``--min-pages`` are counted in millions."""
     from pyspark import StorageLevel
 
     paths = expand(patterns)
+    files = frozenset(paths)
     spark = start_session("pagelevel-label-hosts", master, ["label_hosts.py", "score_warc.py", "archived_css.py"])
     try:
         context = spark.sparkContext
@@ -335,17 +368,31 @@ def run(patterns: List[str], output: str, master: Optional[str], options: dict) 
             .persist(StorageLevel.MEMORY_AND_DISK)
         )
         stylesheets = archived_stylesheets(pages, css_places, paths, partitions)
+        # The rows are ~200 a labelled page: a partition per core held a crawl's worth of
+        # rows (8 million at 50,000 pages) and its cached copy ran the JVM out of heap. A
+        # partition per WARC file keeps a partition to about a file's pages, whatever the
+        # crawl's size, and the rows are cached on disk only (written once, read twice).
         labelled = (
             pages.union(stylesheets)
-            .groupByKey(partitions)
+            .groupByKey(max(1, len(paths), partitions))
             .flatMap(lambda host_and_sample: label_sample(host_and_sample[0], host_and_sample[1], options))
-            .persist(StorageLevel.MEMORY_AND_DISK)
+            .persist(StorageLevel.DISK_ONLY)
         )
         rows = labelled.filter(lambda item: item[0] == "row").map(lambda item: item[1])
         frame = spark.createDataFrame(rows, row_schema())
         frame.write.mode("overwrite").option("header", True).csv(output)
-        skipped = labelled.filter(lambda item: item[0] == "skipped").map(lambda item: item[1])
-        return spark.read.option("header", True).csv(output).count(), sorted(skipped.union(damaged).collect())
+        skipped = (
+            labelled.filter(lambda item: item[0] == "skipped")
+            .map(lambda item: item[1])
+            .union(damaged)
+            .map(lambda item: (skip_kind(item[0], item[1], files), item[0], item[1]))
+            .persist(StorageLevel.MEMORY_AND_DISK)
+        )
+        listing = spark.createDataFrame(skipped, "kind string, name string, reason string")
+        listing.write.mode("overwrite").option("header", True).csv(os.path.join(output, "_skipped"))
+        counts = dict(skipped.map(lambda item: item[0]).countByValue())
+        written = spark.read.option("header", True).csv(output).count()
+        return written, Skipped(counts, skipped.takeOrdered(SHOWN))
     finally:
         spark.stop()
 
@@ -373,15 +420,19 @@ def main(argv: List[str]) -> int:
     except WorkersCannotImportPagelevel as error:
         print(f"pagelevel: error: {error}", file=sys.stderr)
         return 2
-    files = set(expand(args.warcs))
-    damaged = [(path, reason) for path, reason in skipped if path in files]
-    hosts = [(host, reason) for host, reason in skipped if host not in files]
-    for path, reason in damaged:
-        print(f"pagelevel: warning: read only part of {path}: {reason}", file=sys.stderr)
-    for host, reason in hosts:
-        print(f"pagelevel: warning: skipped host {host}: {reason}", file=sys.stderr)
-    cut_short = f", {len(damaged)} WARC files read in part" if damaged else ""
-    print(f"wrote {rows} training rows to {args.output} ({len(hosts)} hosts skipped{cut_short})", file=sys.stderr)
+    said = {"file": "read only part of", "host": "skipped host", "page": "skipped page"}
+    for kind, name, reason in skipped.first:
+        print(f"pagelevel: warning: {said[kind]} {name}: {reason}", file=sys.stderr)
+    counts = skipped.counts
+    if sum(counts.values()) > len(skipped.first):
+        print(f"pagelevel: warning: {sum(counts.values()) - len(skipped.first)} more skipped: "
+              f"{os.path.join(args.output, '_skipped')} lists them all", file=sys.stderr)
+    cut_short = f", {counts['file']} WARC files read in part" if counts.get("file") else ""
+    unlabelled = f", {counts['page']} sampled pages without rows" if counts.get("page") else ""
+    print(
+        f"wrote {rows} training rows to {args.output} ({counts.get('host', 0)} hosts skipped{unlabelled}{cut_short})",
+        file=sys.stderr,
+    )
     return 0
 
 

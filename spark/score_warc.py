@@ -49,19 +49,34 @@ Row = Tuple[
 ]
 
 
-def html_responses(path: str) -> Iterator[Tuple[str, bytes]]:
-    """(url, body) of every HTML response record of one WARC file, read as a stream."""
+def html_responses(path: str) -> Iterator[Tuple[str, bytes, Optional[str]]]:
+    """(url, body, None) of every HTML response record of one WARC file, read as a stream, and
+    (url, b"", why) of every response whose HTTP head cannot be read (its content type is
+    unknown, so it may be a page, and a page that cannot be scored is a row) or whose record
+    was cut short (half a page is not the page)."""
     from warcio.archiveiterator import ArchiveIterator
 
     with open(path, "rb") as stream:
         for record in ArchiveIterator(stream):
             if record.rec_type != "response" or record.http_headers is None:
                 continue
+            url = record.rec_headers.get_header("WARC-Target-URI") or ""
+            status = record.http_headers.get_statuscode()
+            if not (len(status) == 3 and status.isdigit()):  # warcio reads any first line
+                statusline = record.http_headers.protocol + " " + record.http_headers.statusline
+                yield url, b"", f"malformed HTTP response head (status line {statusline.strip()!r})"
+                continue
             content_type = (record.http_headers.get_header("Content-Type") or "").lower()
             if "html" not in content_type:
                 continue
-            url = record.rec_headers.get_header("WARC-Target-URI") or ""
-            yield url, record.content_stream().read()
+            body = record.content_stream().read()
+            # warcio ends a record cut short (a truncated gzip member) without an error; the
+            # bytes its WARC header promised and the file lacked are left in its raw stream.
+            missing = getattr(record.raw_stream, "limit", 0)
+            if missing:
+                yield url, b"", f"truncated record: its WARC block ends {missing} bytes short"
+                continue
+            yield url, body, None
 
 
 def score_files(paths: Iterable[str], layout: str) -> Iterator[Row]:
@@ -75,8 +90,11 @@ def score_files(paths: Iterable[str], layout: str) -> Iterator[Row]:
         stylesheets = None
         try:
             stylesheets = FileStylesheets(path)
-            for url, body in html_responses(path):
-                yield score_one(scorer, url, body, stylesheets)
+            for url, body, unreadable in html_responses(path):
+                if unreadable:
+                    yield failed_row(url, urlsplit(url).netloc, unreadable)
+                else:
+                    yield score_one(scorer, url, body, stylesheets)
         except Exception as error:  # an unreadable archive is a row too, not a lost task
             yield failed_row(path, "", f"cannot read {path}: {error}")
         finally:

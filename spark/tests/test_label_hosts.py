@@ -64,8 +64,9 @@ def train(*arguments):
 def test_the_jobs_rows_are_the_clis_rows_and_fit_the_same_model(crawl, tmp_path):
     output = tmp_path / "rows"
     count, skipped = label_hosts.run([str(crawl)], str(output), "local[2]", OPTIONS)
-    assert [host for host, _ in skipped] == ["flask.org"]
-    assert "fewer than" in skipped[0][1]
+    assert skipped.counts == {"host": 1}
+    assert [(kind, host) for kind, host, _ in skipped.first] == [("host", "flask.org")]
+    assert "fewer than" in skipped.first[0][2]
 
     sites = tmp_path / "sites.txt"
     sites.write_text(f"{crawl}\n")
@@ -160,7 +161,8 @@ def test_two_passes_give_the_rows_of_labelling_each_hosts_every_page_at_once(sit
     assert count == len(job) == len(expected_rows) > 1000
     assert sorted(job) == sorted(expected_rows)
     assert {row[0] for row in job} == {"sqlite-website", "httrack-website", "python3-docs-sphinx", "flask-docs-sphinx"}
-    assert skipped == expected_skipped == [("lonely.example", skipped[0][1])]
+    assert [(name, reason) for _, name, reason in skipped.first] == expected_skipped
+    assert expected_skipped == [("lonely.example", expected_skipped[0][1])]
 
 
 def places_of(warc: Path):
@@ -237,3 +239,35 @@ def test_a_damaged_warc_is_listed_and_its_hosts_labelled_from_the_records_before
     assert errors[1].startswith("wrote ") and "(0 hosts skipped, 1 WARC files read in part)" in errors[1]
     _, rows = read_rows(tmp_path / "rows")
     assert {row[3] for row in rows} == {url for url, _, _ in site_pages("httrack-website", 3, "httrack.org")}
+
+
+def test_a_sampled_page_that_cannot_be_laid_out_is_listed_and_its_hosts_other_pages_labelled():
+    pages = site_pages("sqlite-website", 3, "sqlite.org") + [("https://sqlite.org/empty.html", b"", "text/html")]
+    sample = [(rank, url, body, "utf-8") for rank, (url, body, _) in enumerate(pages)]
+    labelled = list(label_hosts.label_sample("sqlite.org", sample, OPTIONS))
+    assert labelled[-1] == ("skipped", ("https://sqlite.org/empty.html", label_hosts.UNLABELLED_PAGE))
+    assert all(kind == "row" for kind, _ in labelled[:-1])
+    assert {row[3] for _, row in labelled[:-1]} == {url for url, _, _ in pages[:3]}
+
+
+def test_the_driver_holds_counts_and_the_first_few_skipped_and_the_output_lists_them_all(tmp_path, capsys, monkeypatch):
+    warc = tmp_path / "crawl.warc.gz"
+    lonely = [(f"https://lonely-{n}.example/a.html", body, kind) for n, (_, body, kind) in
+              enumerate(site_pages("sqlite-website", 3, "sqlite.org"))]
+    write_warc(warc, site_pages("httrack-website", 3, "httrack.org") + lonely)
+    monkeypatch.setattr(label_hosts, "SHOWN", 2)
+    arguments = [str(warc), "--output", str(tmp_path / "rows"), "--master", "local[2]"]
+    assert label_hosts.main([*arguments, "--min-pages", "3", "--max-pages", "3"]) == 0
+    errors = capsys.readouterr().err.splitlines()
+    assert errors[0].startswith("pagelevel: warning: skipped host lonely-0.example: ")
+    assert "fewer than --min-pages 3" in errors[0]
+    assert errors[1].startswith("pagelevel: warning: skipped host lonely-1.example: ")
+    assert errors[2] == f"pagelevel: warning: 1 more skipped: {tmp_path / 'rows' / '_skipped'} lists them all"
+    assert "(3 hosts skipped)" in errors[3]
+    listed = []
+    for part in sorted((tmp_path / "rows" / "_skipped").glob("part-*.csv")):
+        with open(part, newline="") as stream:
+            listed += [(row["kind"], row["name"]) for row in csv.DictReader(stream)]
+    assert sorted(listed) == [("host", f"lonely-{n}.example") for n in range(3)]
+    _, rows = read_rows(tmp_path / "rows")
+    assert {row[0] for row in rows} == {"httrack.org"}

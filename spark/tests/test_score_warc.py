@@ -87,3 +87,46 @@ def test_every_html_response_is_a_row_with_the_clis_texts_and_failures_are_rows(
 def test_a_missing_warc_is_refused_before_spark_starts(tmp_path, capsys):
     assert score_warc.main([str(tmp_path / "no.warc"), "--output", str(tmp_path / "out")]) == 2
     assert "no such WARC file" in capsys.readouterr().err
+
+
+def warc_member(url: str, http_block: bytes) -> bytes:
+    """One WARC response record as a gzip member, its HTTP block as given (warcio's writer would
+    refuse a malformed one)."""
+    import zlib
+
+    head = (
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-000000000000>\r\n"
+        f"WARC-Target-URI: {url}\r\nContent-Type: application/http; msgtype=response\r\n"
+        f"Content-Length: {len(http_block)}\r\n\r\n"
+    ).encode()
+    compressor = zlib.compressobj(6, zlib.DEFLATED, 31)
+    return compressor.compress(head + http_block + b"\r\n\r\n") + compressor.flush()
+
+
+def test_a_response_whose_http_head_cannot_be_read_is_a_failure_row_and_the_file_goes_on(tmp_path):
+    warc = tmp_path / "crawl.warc.gz"
+    (url, body, _), (second_url, second_body, _) = site_pages("sqlite-website", 2, "sqlite.org")
+    page = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n"
+    malformed = b"HTTP/1.1 two hundred\r\nthis line has no colon\r\n\r\n<html><p>a page?</p></html>"
+    warc.write_bytes(
+        warc_member(url, page + body)
+        + warc_member("https://sqlite.org/bad-head.html", malformed)
+        + warc_member(second_url, page + second_body)
+    )
+    rows = list(score_warc.score_files([str(warc)], "native"))
+    assert [row[0] for row in rows] == [url, "https://sqlite.org/bad-head.html", second_url]
+    assert [row[-1] is None for row in rows] == [True, False, True]
+    assert rows[1][1] == "sqlite.org"
+    assert rows[1][-1] == "malformed HTTP response head (status line 'HTTP/1.1 two hundred')"
+
+
+def test_a_record_cut_short_is_a_failure_row_not_half_a_page_scored(tmp_path):
+    warc = tmp_path / "crawl.warc.gz"
+    (url, body, _), (second_url, second_body, _) = site_pages("sqlite-website", 2, "sqlite.org")
+    page = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n"
+    last = warc_member(second_url, page + second_body)
+    warc.write_bytes(warc_member(url, page + body) + last[: len(last) // 2])  # an interrupted write
+    rows = list(score_warc.score_files([str(warc)], "native"))
+    assert [row[0] for row in rows] == [url, second_url]
+    assert rows[0][-1] is None
+    assert rows[1][-1].startswith("truncated record: its WARC block ends ") and rows[1][2] is None
