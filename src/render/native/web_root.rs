@@ -71,7 +71,9 @@ impl StylesheetSources {
 
     /// The CSS `url` names, if a source holds it and it is CSS.
     pub fn read(&self, url: &Url) -> Option<Vec<u8>> {
-        let bytes = self.read_from_web_root(url).or_else(|| self.read_from_archive(url))?;
+        let bytes = self
+            .read_from_web_root(url)
+            .or_else(|| self.read_from_archive(url))?;
         looks_like_css(&bytes).then_some(bytes)
     }
 
