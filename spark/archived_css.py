@@ -72,8 +72,9 @@ def sheets_of_page(linked: Iterable[str], lookup: Callable[[str], Optional[Style
     return sheets
 
 
-def css_responses(stream) -> Iterator[Tuple[int, str]]:
-    """(offset, url) of every CSS response with status 200 in a WARC stream; bodies unread."""
+def ok_responses(stream) -> Iterator[Tuple[int, str, str]]:
+    """(offset, url, content type) of every response with HTTP status 200 in a WARC stream;
+    bodies unread."""
     from warcio.archiveiterator import ArchiveIterator
 
     records = ArchiveIterator(stream)
@@ -82,10 +83,15 @@ def css_responses(stream) -> Iterator[Tuple[int, str]]:
             continue
         if record.http_headers.get_statuscode() != "200":
             continue
-        if is_css(record.http_headers.get_header("Content-Type") or ""):
-            url = record.rec_headers.get_header("WARC-Target-URI") or ""
-            if urlsplit(url).scheme in ("http", "https"):
-                yield records.get_record_offset(), without_fragment(url)
+        url = record.rec_headers.get_header("WARC-Target-URI") or ""
+        yield records.get_record_offset(), url, record.http_headers.get_header("Content-Type") or ""
+
+
+def css_responses(stream) -> Iterator[Tuple[int, str]]:
+    """(offset, url) of every CSS response with status 200 in a WARC stream; bodies unread."""
+    for offset, url, content_type in ok_responses(stream):
+        if is_css(content_type) and urlsplit(url).scheme in ("http", "https"):
+            yield offset, without_fragment(url)
 
 
 def read_stylesheet(stream, offset: int, url: str) -> Stylesheet:

@@ -87,21 +87,13 @@ def site_of(url: str) -> Optional[str]:
 def html_responses(stream) -> Iterator[Tuple[str, int, str, str]]:
     """(kind, offset, url, host) of every HTML ("place") and CSS ("css") response with a
     host; bodies are skipped unread."""
-    from archived_css import is_css, without_fragment
-    from warcio.archiveiterator import ArchiveIterator
+    from archived_css import is_css, ok_responses, without_fragment
 
-    records = ArchiveIterator(stream)
-    for record in records:
-        if record.rec_type != "response" or record.http_headers is None:
-            continue
-        if record.http_headers.get_statuscode() != "200":
-            continue
-        content_type = record.http_headers.get_header("Content-Type") or ""
+    for offset, url, content_type in ok_responses(stream):
         kind = "place" if "html" in content_type.lower() else "css" if is_css(content_type) else None
-        url = record.rec_headers.get_header("WARC-Target-URI") or ""
         host = site_of(url)
         if kind and host:
-            yield kind, records.get_record_offset(), url if kind == "place" else without_fragment(url), host
+            yield kind, offset, url if kind == "place" else without_fragment(url), host
 
 
 def locate(indexed_paths: Iterable[Tuple[int, str]]) -> Iterator[Tuple[str, tuple]]:

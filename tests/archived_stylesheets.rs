@@ -2,8 +2,9 @@
 //! in place of any fetch: linked relatively, absolutely on another host, and `@import`ed; a
 //! sheet the archive lacks is never fetched, and a print sheet does not apply on screen.
 
-use std::io::Read;
-use std::net::TcpListener;
+mod common;
+
+use common::start_black_hole;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -17,25 +18,6 @@ use pagelevel::render::{RenderOptions, Renderer, lay_out_native};
 use url::Url;
 
 const PAGE_URL: &str = "https://shop.example/dir/page.html";
-
-/// A server that counts the connections it accepts and never answers.
-fn start_black_hole() -> (u16, Arc<AtomicUsize>) {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let port = listener.local_addr().expect("address").port();
-    let connections = Arc::new(AtomicUsize::new(0));
-    let counter = Arc::clone(&connections);
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            counter.fetch_add(1, Ordering::SeqCst);
-            std::thread::spawn(move || {
-                let mut stream = stream;
-                let mut buffer = [0u8; 1024];
-                while stream.read(&mut buffer).is_ok_and(|read| read > 0) {}
-            });
-        }
-    });
-    (port, connections)
-}
 
 /// The page, linking a sheet beside it, one on a CDN, one on the black hole (not archived)
 /// and a print sheet; and its archived sheets.

@@ -1,10 +1,10 @@
 //! Rendering real and hostile pages in headless Chromium (needs Debian's `chromium`).
 
-use std::io::Read;
-use std::net::TcpListener;
+mod common;
+
+use common::start_black_hole;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use pagelevel::layout::LaidOutPage;
@@ -29,25 +29,6 @@ fn element_with(rendered: &LaidOutPage, attribute: &str, value: &str) -> NodeId 
                 .is_some_and(|found| found.split_whitespace().any(|token| token == value))
         })
         .unwrap_or_else(|| panic!("no element with {attribute}={value}"))
-}
-
-/// A server that accepts connections, counts them and never answers.
-fn start_black_hole() -> (u16, Arc<AtomicUsize>) {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let port = listener.local_addr().expect("address").port();
-    let connections = Arc::new(AtomicUsize::new(0));
-    let counter = Arc::clone(&connections);
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            counter.fetch_add(1, Ordering::SeqCst);
-            std::thread::spawn(move || {
-                let mut stream = stream;
-                let mut buffer = [0u8; 1024];
-                while stream.read(&mut buffer).is_ok_and(|read| read > 0) {}
-            });
-        }
-    });
-    (port, connections)
 }
 
 fn hostile_page(port: u16, directory: &Path) -> PathBuf {

@@ -89,3 +89,25 @@ pub fn refused(command: &mut Command) -> String {
     );
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
+
+/// A server on loopback that accepts connections, counts them and never answers: a page that
+/// links it shows whether anything was fetched.
+pub fn start_black_hole() -> (u16, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::io::Read;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("address").port();
+    let connections = std::sync::Arc::new(AtomicUsize::new(0));
+    let counter = std::sync::Arc::clone(&connections);
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            counter.fetch_add(1, Ordering::SeqCst);
+            std::thread::spawn(move || {
+                let mut stream = stream;
+                let mut buffer = [0u8; 1024];
+                while stream.read(&mut buffer).is_ok_and(|read| read > 0) {}
+            });
+        }
+    });
+    (port, connections)
+}

@@ -153,20 +153,24 @@ pub fn parse_warc(source: impl Read, name: &Path) -> Result<WarcScan, FetchError
 /// page: what a stream of its pages ([`stream_warc`]) is laid out with. Damage is passed over
 /// here; the stream of pages reports it.
 pub fn warc_stylesheets(path: &Path) -> Result<ArchivedStylesheets, FetchError> {
+    let (scan, _) = RecordReader::new(Counted::new(open_records(path)?))
+        .without_pages()
+        .read_all();
+    Ok(scan.stylesheets)
+}
+
+/// A WARC file's record stream, gunzipped when its bytes say gzip.
+fn open_records(path: &Path) -> Result<Box<dyn Read + Send>, FetchError> {
     let io_error = |source| FetchError::WarcIo {
         path: path.to_path_buf(),
         source,
     };
     let mut raw = Counted::new(File::open(path).map_err(io_error)?);
-    let scan = if is_gzip(raw.peek(2).map_err(io_error)?) {
-        RecordReader::new(Counted::new(GzipMembers::new(raw)))
-            .without_pages()
-            .read_all()
-            .0
+    Ok(if is_gzip(raw.peek(2).map_err(io_error)?) {
+        Box::new(GzipMembers::new(raw))
     } else {
-        RecordReader::new(raw).without_pages().read_all().0
-    };
-    Ok(scan.stylesheets)
+        Box::new(raw)
+    })
 }
 
 /// The HTML pages of a WARC file read one record at a time, so memory stays that of one
@@ -181,18 +185,8 @@ pub struct WarcPages {
 
 /// Opens a WARC file (`.warc` or `.warc.gz`) for [`WarcPages`].
 pub fn stream_warc(path: &Path) -> Result<WarcPages, FetchError> {
-    let io_error = |source| FetchError::WarcIo {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut raw = Counted::new(File::open(path).map_err(io_error)?);
-    let stream: Box<dyn Read + Send> = if is_gzip(raw.peek(2).map_err(io_error)?) {
-        Box::new(GzipMembers::new(raw))
-    } else {
-        Box::new(raw)
-    };
     Ok(WarcPages {
-        reader: RecordReader::new(Counted::new(stream)).without_stylesheets(),
+        reader: RecordReader::new(Counted::new(open_records(path)?)).without_stylesheets(),
         path: path.to_path_buf(),
         finished: false,
     })
