@@ -21,7 +21,7 @@ use pagelevel::eval::datasets::{DatasetFormat, DatasetSpec, Split, load_dataset}
 use pagelevel::model::{LayoutEngine, TemplateModel};
 use pagelevel::page::PageSource;
 use pagelevel::params::ValidParams;
-use pagelevel::pipeline::Scorer;
+use pagelevel::pipeline::{Scorer, StageTimings};
 use pagelevel::render::NativeLayout;
 
 /// A set of pages timed together.
@@ -36,6 +36,24 @@ struct PageTime {
     whole_ms: f64,
     whole_cpu_ms: f64,
     layout_ms: f64,
+    /// Medians of each stage but layout, in `STAGES` order.
+    stage_ms: [f64; STAGES.len()],
+}
+
+/// The stages besides layout, as `StageTimings` names them.
+const STAGES: [&str; 6] = [
+    "parse", "features", "classify", "smooth", "segment", "extract",
+];
+
+fn stage_times(timings: &StageTimings) -> [f64; STAGES.len()] {
+    [
+        timings.parse_ms,
+        timings.features_ms,
+        timings.classify_ms,
+        timings.smooth_ms,
+        timings.segment_ms,
+        timings.extract_ms,
+    ]
 }
 
 fn main() {
@@ -88,6 +106,15 @@ fn main() {
         every_page.extend(times);
     }
     print_row("all", &every_page);
+    println!("\nmedian of each stage but layout, all pages:");
+    for (at, stage) in STAGES.iter().enumerate() {
+        let mut times: Vec<f64> = every_page.iter().map(|page| page.stage_ms[at]).collect();
+        println!(
+            "  {stage}: {:.2} ms (p95 {:.2} ms)",
+            median(&mut times),
+            percentile(&mut times, 0.95)
+        );
+    }
     every_page.sort_by(|a, b| b.whole_ms.total_cmp(&a.whole_ms));
     println!("\nslowest pages:");
     for page in every_page.iter().take(5) {
@@ -147,31 +174,36 @@ fn time_page(scorer: &mut Scorer, path: &Path, runs: usize) -> PageTime {
     let mut whole = Vec::with_capacity(runs);
     let mut whole_cpu = Vec::with_capacity(runs);
     let mut layout = Vec::with_capacity(runs);
+    let mut stages: [Vec<f64>; STAGES.len()] = Default::default();
     for _ in 0..runs {
         let (started, cpu_started) = (Instant::now(), process_cpu_ms());
-        let layout_ms = score(scorer, path);
+        let timings = score(scorer, path);
         whole.push(ms_since(started));
         whole_cpu.push(process_cpu_ms() - cpu_started);
-        layout.push(layout_ms);
+        layout.push(timings.layout_ms);
+        for (stage, ms) in stages.iter_mut().zip(stage_times(&timings)) {
+            stage.push(ms);
+        }
     }
     PageTime {
         path: path.to_path_buf(),
         whole_ms: median(&mut whole),
         whole_cpu_ms: median(&mut whole_cpu),
         layout_ms: median(&mut layout),
+        stage_ms: stages.map(|mut times| median(&mut times)),
     }
 }
 
-/// Scores one page as `pagelevel score FILE` does; returns its layout time. A page that fails
-/// is timed all the same (it cost what it cost) and named.
-fn score(scorer: &mut Scorer, path: &Path) -> f64 {
+/// Scores one page as `pagelevel score FILE` does; returns its stages' times. A page that
+/// fails is timed all the same (it cost what it cost) and named.
+fn score(scorer: &mut Scorer, path: &Path) -> StageTimings {
     let source = PageSource::from_file(path, None)
         .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
     match scorer.score(&source) {
-        Ok(scored) => scored.timings.layout_ms,
+        Ok(scored) => scored.timings,
         Err(error) => {
             eprintln!("{}: {error}", path.display());
-            0.0
+            StageTimings::default()
         }
     }
 }

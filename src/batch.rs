@@ -85,8 +85,9 @@ pub enum PageFailure {
         /// The cause.
         cause: Box<FetchError>,
     },
-    /// A WARC file could not be read further (it ends inside a record); the pages before it
-    /// were scored.
+    /// A record of a WARC file could not be read as a page (damaged, no HTTP status line, an
+    /// encoding that cannot be undone, too large), or the file could not be read further (it
+    /// ends inside a record); the other pages were scored.
     #[error("{cause}")]
     Archive {
         /// The cause, naming the file, record and offset.

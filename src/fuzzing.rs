@@ -145,20 +145,54 @@ pub fn warc(data: &[u8], scratch: &Path) {
     let streamed: Vec<Result<WarcPage, FetchError>> = stream_warc(&file)
         .expect("a file just written opens")
         .collect();
-    let (stream_pages, stream_end) = match streamed.split_last() {
-        Some((Err(error), pages)) => (pages, Some(error)),
+    // Pages and per-record problems in archive order, then perhaps one error that ends it.
+    let (streamed, stream_end) = match streamed.split_last() {
+        Some((Err(error), rest))
+            if matches!(
+                error,
+                FetchError::WarcTruncated { .. } | FetchError::NotWarc { .. }
+            ) =>
+        {
+            (rest, Some(error))
+        }
         _ => (&streamed[..], None),
     };
-    let stream_pages: Vec<&WarcPage> = stream_pages
-        .iter()
-        .map(|page| page.as_ref().expect("only the last item is an error"))
-        .collect();
+    let mut stream_pages: Vec<&WarcPage> = Vec::new();
+    let mut stream_problems: Vec<(u64, u64)> = Vec::new();
+    for item in streamed {
+        match item {
+            Ok(page) => stream_pages.push(page),
+            Err(
+                FetchError::WarcResponseUnreadable { record, offset, .. }
+                | FetchError::WarcRecordDamaged { record, offset, .. },
+            ) => stream_problems.push((*record, *offset)),
+            Err(error) => panic!("only the last item ends the stream: {error}"),
+        }
+    }
     match &whole {
         Ok(scan) => {
             assert_eq!(
                 stream_pages,
                 scan.pages.iter().collect::<Vec<_>>(),
                 "streamed pages differ from the whole read"
+            );
+            // Every unreadable response and every damaged record in the middle is told once.
+            let mut problems: Vec<(u64, u64)> = scan
+                .unreadable
+                .iter()
+                .map(|response| (response.record, response.offset))
+                .chain(
+                    scan.damage
+                        .iter()
+                        .filter(|damage| !damage.truncated)
+                        .map(|damage| (damage.record, damage.offset)),
+                )
+                .collect();
+            problems.sort_unstable();
+            stream_problems.sort_unstable();
+            assert_eq!(
+                stream_problems, problems,
+                "the stream tells other record problems than the whole read has"
             );
             let truncated = scan.damage.iter().find(|damage| damage.truncated);
             match (truncated, stream_end) {

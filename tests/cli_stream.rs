@@ -120,3 +120,72 @@ fn a_warc_cut_inside_a_record_scores_the_pages_before_the_cut_then_reports_it() 
         "{stderr}"
     );
 }
+
+#[test]
+fn records_of_a_warc_that_cannot_be_read_as_pages_are_each_reported_and_the_rest_scored() {
+    let html = std::fs::read(example_page()).expect("example page");
+    let good = |n: u32| warc_of(&[(format!("https://www.gnu.org/{n}.html"), html.clone())]);
+    let response = |url: &str, http: Vec<u8>| {
+        let mut record = format!(
+            "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\nContent-Length: {}\r\n\r\n",
+            http.len()
+        )
+        .into_bytes();
+        record.extend(http);
+        record.extend(b"\r\n\r\n");
+        record
+    };
+    let mut warc = good(1);
+    // A crawler's malformed status line, as the Spark jobs also meet it.
+    warc.extend(response(
+        "https://www.gnu.org/2.html",
+        [
+            b"HTTP/1.1 two hundred\r\nContent-Type: text/html\r\n\r\n".as_slice(),
+            &html,
+        ]
+        .concat(),
+    ));
+    // A record header line that is not `Name: value`: the record is skipped.
+    warc.extend(b"WARC/1.0\r\nWARC-Type response\r\nContent-Length: 5\r\n\r\nhello\r\n\r\n");
+    warc.extend(good(4));
+    // An encoding no reader here undoes.
+    warc.extend(response(
+        "https://www.gnu.org/5.html",
+        [
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: br\r\n\r\n"
+                .as_slice(),
+            b"\x1b\x00",
+        ]
+        .concat(),
+    ));
+    warc.extend(good(6));
+    let work = tempfile::tempdir().expect("temp dir");
+    let path = work.path().join("mixed.warc");
+    std::fs::write(&path, warc).expect("write");
+    let cache = tempfile::tempdir().expect("temp dir");
+    let output = pagelevel(cache.path())
+        .args(["score", "--format", "jsonl", "--output-fields", "url"])
+        .arg(&path)
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1), "some records failed");
+    let urls: Vec<serde_json::Value> = lines(&output.stdout)
+        .into_iter()
+        .map(|page| page["url"].clone())
+        .collect();
+    assert_eq!(
+        urls,
+        ["1", "4", "6"].map(|n| serde_json::json!(format!("https://www.gnu.org/{n}.html"))),
+        "every readable page is scored"
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    for told in [
+        "mixed.warc: record 2",
+        "https://www.gnu.org/2.html, cannot be read as a page: the HTTP response head has no valid status line",
+        "mixed.warc: record 3",
+        "is damaged and was skipped",
+        "https://www.gnu.org/5.html, cannot be read as a page: the body's content encoding \"br\" is not supported",
+    ] {
+        assert!(stderr.contains(told), "{told:?} not in {stderr}");
+    }
+}

@@ -217,6 +217,18 @@ def test_a_sampled_record_that_cannot_be_read_again_skips_its_host_with_the_reas
     assert list(label_hosts.label_sample("sqlite.org", sample, OPTIONS)) == [("skipped", ("sqlite.org", read[1][1][3]))]
 
 
+def test_a_sampled_record_cut_short_is_not_labelled_from_half_a_page(tmp_path):
+    warc = tmp_path / "crawl.warc.gz"
+    write_warc(warc, site_pages("sqlite-website", 3, "sqlite.org"))
+    places = places_of(warc)
+    data = warc.read_bytes()
+    warc.write_bytes(data[: (places[2].offset + len(data)) // 2])  # an interrupted write
+    read = list(label_hosts.read_sample(str(warc), [(0, places[0]), (1, places[2])]))
+    assert read[0][1][2] is not None
+    assert read[1][1][2] is None
+    assert "truncated record: its WARC block ends " in read[1][1][3]
+
+
 def test_a_warc_damaged_part_way_keeps_the_places_before_and_is_listed(tmp_path):
     warc = tmp_path / "crawl.warc.gz"
     write_warc(warc, site_pages("sqlite-website", 4, "sqlite.org"))

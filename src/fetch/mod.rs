@@ -58,6 +58,38 @@ pub enum FetchError {
         /// The file that was read.
         path: PathBuf,
     },
+    /// A response of a WARC file that may be a page cannot be read as one (no HTTP status
+    /// line, a content encoding that cannot be undone, too large); the stream goes on.
+    #[error(
+        "{path}: record {record} (at byte {offset} of the uncompressed stream), {url}, cannot be read as a page: {cause}"
+    )]
+    WarcResponseUnreadable {
+        /// The WARC file.
+        path: PathBuf,
+        /// 1-based number of the record.
+        record: u64,
+        /// Byte offset in the uncompressed stream where the record starts.
+        offset: u64,
+        /// The record's `WARC-Target-URI`.
+        url: String,
+        /// Why.
+        cause: String,
+    },
+    /// A record in the middle of a WARC file is damaged and was skipped; the stream goes on at
+    /// the next record.
+    #[error(
+        "{path}: record {record} (at byte {offset} of the uncompressed stream) is damaged and was skipped: {cause}"
+    )]
+    WarcRecordDamaged {
+        /// The WARC file.
+        path: PathBuf,
+        /// 1-based number of the record.
+        record: u64,
+        /// Byte offset in the uncompressed stream where the record starts.
+        offset: u64,
+        /// What was wrong.
+        cause: String,
+    },
     /// [`read_warc`] found the archive ending in the middle of a record.
     #[error(
         "{path} is truncated: record {record} (at byte {offset} of the uncompressed stream) ends early — {cause}; re-download the file, or use `scan_warc` to keep the records before it"

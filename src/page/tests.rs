@@ -168,6 +168,18 @@ fn too_many_bytes_empty_and_binary_inputs_are_rejected_with_the_cause() {
         Page::parse(png, None, None, &ParseLimits::default()),
         Err(PageError::Binary(_))
     ));
+    // Binary bytes without a NUL early on (a body of random bytes served as text/html): the
+    // control bytes give them away; a page with one stray control byte is still a page.
+    let no_nul: Vec<u8> = (0..4096u32)
+        .map(|at| (at.wrapping_mul(2_654_435_761) >> 24) as u8)
+        .map(|byte| byte.max(1))
+        .collect();
+    assert!(matches!(
+        Page::parse(&no_nul, None, None, &ParseLimits::default()),
+        Err(PageError::Binary(_))
+    ));
+    let stray = b"<title>A\x08B</title><p>Text with a stray backspace.</p>";
+    assert!(Page::parse(stray, None, None, &ParseLimits::default()).is_ok());
 }
 
 #[test]

@@ -82,6 +82,21 @@ pub struct WarcDamage {
     pub truncated: bool,
 }
 
+/// A response that may be a page but cannot be read as one: its HTTP head has no status line,
+/// its body's content encoding cannot be undone, or it is over the size this reader keeps.
+/// (Responses that are not pages — not status 200, not HTML — are only counted, in [`WarcSkips`].)
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnreadableResponse {
+    /// 1-based number of the record.
+    pub record: u64,
+    /// Byte offset in the uncompressed stream where the record starts.
+    pub offset: u64,
+    /// Its `WARC-Target-URI`, as written.
+    pub url: Option<String>,
+    /// Why it cannot be read.
+    pub cause: String,
+}
+
 /// Everything readable in one archive.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct WarcScan {
@@ -89,6 +104,9 @@ pub struct WarcScan {
     pub pages: Vec<WarcPage>,
     /// Records read that are not pages.
     pub skipped: WarcSkips,
+    /// Responses counted in `skipped` as undecodable or too large, each with its cause: a
+    /// stream of pages reports them, as it reports damage, so none is lost silently.
+    pub unreadable: Vec<UnreadableResponse>,
     /// The archive's stylesheets by URL (first capture), for laying its pages out.
     pub stylesheets: ArchivedStylesheets,
     /// Damaged stretches skipped, in archive order.
@@ -174,13 +192,52 @@ fn open_records(path: &Path) -> Result<Box<dyn Read + Send>, FetchError> {
 }
 
 /// The HTML pages of a WARC file read one record at a time, so memory stays that of one
-/// record however large the file. Damaged records in the middle are skipped, as by
-/// [`read_warc`]; a file that is not a WARC, or ends inside a record, ends the stream with
-/// that error.
+/// record however large the file. A response that cannot be read as a page
+/// ([`FetchError::WarcResponseUnreadable`]) and a damaged record in the middle
+/// ([`FetchError::WarcRecordDamaged`]) are errors in the stream, in archive order, and the
+/// stream goes on after them, so a caller can tell the user of every record it lost; a file
+/// that is not a WARC, or ends inside a record, ends the stream with that error.
 pub struct WarcPages {
     reader: RecordReader<Box<dyn Read + Send>>,
     path: PathBuf,
     finished: bool,
+    /// How many of the reader's unreadable responses and damaged stretches were yielded.
+    unreadable_told: usize,
+    damage_told: usize,
+    /// The truncation that ends the stream, once the archive's end was reached.
+    end: Option<FetchError>,
+}
+
+impl WarcPages {
+    /// The next unreadable response or mid-archive damage not yet yielded. Damage is told once
+    /// a record header has been read: before that, the file may not be a WARC at all.
+    fn next_record_problem(&mut self) -> Option<FetchError> {
+        let scan = &self.reader.scan;
+        if let Some(response) = scan.unreadable.get(self.unreadable_told) {
+            self.unreadable_told += 1;
+            return Some(FetchError::WarcResponseUnreadable {
+                path: self.path.clone(),
+                record: response.record,
+                offset: response.offset,
+                url: response.url.clone().unwrap_or_else(|| "(no URL)".into()),
+                cause: response.cause.clone(),
+            });
+        }
+        if self.reader.headers_read == 0 {
+            return None;
+        }
+        let damage = scan.damage.get(self.damage_told)?;
+        if damage.truncated {
+            return None;
+        }
+        self.damage_told += 1;
+        Some(FetchError::WarcRecordDamaged {
+            path: self.path.clone(),
+            record: damage.record,
+            offset: damage.offset,
+            cause: damage.cause.clone(),
+        })
+    }
 }
 
 /// Opens a WARC file (`.warc` or `.warc.gz`) for [`WarcPages`].
@@ -189,6 +246,9 @@ pub fn stream_warc(path: &Path) -> Result<WarcPages, FetchError> {
         reader: RecordReader::new(Counted::new(open_records(path)?)).without_stylesheets(),
         path: path.to_path_buf(),
         finished: false,
+        unreadable_told: 0,
+        damage_told: 0,
+        end: None,
     })
 }
 
@@ -200,8 +260,11 @@ impl Iterator for WarcPages {
             if let Some(page) = self.reader.scan.pages.pop() {
                 return Some(Ok(page));
             }
+            if let Some(problem) = self.next_record_problem() {
+                return Some(Err(problem));
+            }
             if self.finished {
-                return None;
+                return self.end.take().map(Err);
             }
             if !self.reader.step() {
                 self.finished = true;
@@ -211,14 +274,15 @@ impl Iterator for WarcPages {
                         path: self.path.clone(),
                     }));
                 }
-                if let Some(end) = damage.iter().find(|damage| damage.truncated) {
-                    return Some(Err(FetchError::WarcTruncated {
+                // Told last, after the problems of the records before it.
+                self.end = damage.iter().find(|damage| damage.truncated).map(|end| {
+                    FetchError::WarcTruncated {
                         path: self.path.clone(),
                         record: end.record,
                         offset: end.offset,
                         cause: end.cause.clone(),
-                    }));
-                }
+                    }
+                });
             }
         }
     }
@@ -392,6 +456,15 @@ impl<R: Read> RecordReader<R> {
         } else {
             self.skip_block(length)?;
             self.read_record_end()?;
+            if record_type == "response" {
+                self.note_unreadable(
+                    &header,
+                    format!(
+                        "the response is {length} bytes, over the {} MiB a record may have",
+                        MAX_BODY_BYTES >> 20
+                    ),
+                );
+            }
             let skipped = &mut self.scan.skipped;
             match record_type.as_str() {
                 "response" => skipped.too_large += 1,
@@ -480,12 +553,25 @@ impl<R: Read> RecordReader<R> {
         Ok(())
     }
 
+    fn note_unreadable(&mut self, header: &RecordHeader, cause: String) {
+        self.scan.unreadable.push(UnreadableResponse {
+            record: header.number,
+            offset: header.offset,
+            url: header.field("warc-target-uri").map(str::to_string),
+            cause,
+        });
+    }
+
     fn classify_response(&mut self, header: &RecordHeader, block: &[u8]) {
-        let skipped = &mut self.scan.skipped;
-        let Ok(mut response) = parse_response(block) else {
-            skipped.undecodable += 1;
-            return;
+        let mut response = match parse_response(block) {
+            Ok(response) => response,
+            Err(why) => {
+                self.scan.skipped.undecodable += 1;
+                self.note_unreadable(header, why.to_string());
+                return;
+            }
         };
+        let skipped = &mut self.scan.skipped;
         if response.status != 200 {
             skipped.status_not_ok += 1;
             return;
@@ -495,10 +581,11 @@ impl<R: Read> RecordReader<R> {
             return;
         };
         if let Err(
-            Undecodable::UnknownContentEncoding(_) | Undecodable::CorruptContentEncoding(_),
+            why @ (Undecodable::UnknownContentEncoding(_) | Undecodable::CorruptContentEncoding(_)),
         ) = decode_body(&mut response)
         {
-            skipped.undecodable += 1;
+            self.scan.skipped.undecodable += 1;
+            self.note_unreadable(header, why.to_string());
             return;
         }
         let content_type = response.header("content-type");

@@ -28,6 +28,25 @@ pub(super) enum Undecodable {
     CorruptContentEncoding(String),
 }
 
+impl std::fmt::Display for Undecodable {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Undecodable::NoStatusLine => {
+                formatter.write_str("the HTTP response head has no valid status line")
+            }
+            Undecodable::UnknownContentEncoding(coding) => {
+                write!(
+                    formatter,
+                    "the body's content encoding {coding:?} is not supported"
+                )
+            }
+            Undecodable::CorruptContentEncoding(cause) => {
+                write!(formatter, "the body's content encoding is corrupt: {cause}")
+            }
+        }
+    }
+}
+
 impl StoredResponse {
     /// The value of the first header with this (case-insensitive) name.
     pub fn header(&self, name: &str) -> Option<&str> {
