@@ -359,10 +359,13 @@ def run(patterns: List[str], output: str, master: Optional[str], options: dict) 
         context = spark.sparkContext
         partitions = max(1, context.defaultParallelism)
         damaged, samples, css_places = sampled_places(context, paths, options)
+        # The sampled pages' bodies, read once and used twice (the stylesheets they link, their
+        # labels), are cached on disk only: a file's sample holds up to ~2,500 bodies, some of
+        # 20 MiB, and caching them in the heap first ran the JVM out of it at 200,000 pages.
         pages = (
             samples.groupByKey(max(1, len(paths)))
             .flatMap(lambda file_and_sample: read_sample(paths[file_and_sample[0]], file_and_sample[1]))
-            .persist(StorageLevel.MEMORY_AND_DISK)
+            .persist(StorageLevel.DISK_ONLY)
         )
         stylesheets = archived_stylesheets(pages, css_places, paths, partitions)
         # The rows are ~200 a labelled page: a partition per core held a crawl's worth of

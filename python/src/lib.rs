@@ -193,19 +193,20 @@ impl Scorer {
 
     /// Everything about a page, as `pagelevel score --format json` writes it (a JSON string;
     /// `pagelevel.Scorer.score` parses it).
-    #[pyo3(signature = (html = None, url = None, *, path = None, charset = None, stylesheets = None))]
+    #[pyo3(signature = (html = None, url = None, *, path = None, web_root = None, charset = None, stylesheets = None))]
     fn score_json(
         &self,
         py: Python<'_>,
         html: Option<Html<'_>>,
         url: Option<&str>,
         path: Option<PathBuf>,
+        web_root: Option<PathBuf>,
         charset: Option<String>,
         stylesheets: Option<HashMap<String, Stylesheet>>,
     ) -> PyResult<String> {
         self.score_with(
             py,
-            PageInput::new(html, url, path, charset, stylesheets)?,
+            PageInput::new(html, url, path, web_root, charset, stylesheets)?,
             |scored| {
                 serde_json::to_string(&page_output(&scored, MarkdownOptions::default()))
                     .unwrap_or_default()
@@ -215,19 +216,20 @@ impl Scorer {
 
     /// A page's line as `pagelevel score --format jsonl` writes it: everything but the nodes
     /// (a JSON string; `pagelevel.Scorer.score(..., nodes=False)` parses it).
-    #[pyo3(signature = (html = None, url = None, *, path = None, charset = None, stylesheets = None))]
+    #[pyo3(signature = (html = None, url = None, *, path = None, web_root = None, charset = None, stylesheets = None))]
     fn line_json(
         &self,
         py: Python<'_>,
         html: Option<Html<'_>>,
         url: Option<&str>,
         path: Option<PathBuf>,
+        web_root: Option<PathBuf>,
         charset: Option<String>,
         stylesheets: Option<HashMap<String, Stylesheet>>,
     ) -> PyResult<String> {
         self.score_with(
             py,
-            PageInput::new(html, url, path, charset, stylesheets)?,
+            PageInput::new(html, url, path, web_root, charset, stylesheets)?,
             |scored| {
                 serde_json::to_string(&page_line(&scored, MarkdownOptions::default()))
                     .unwrap_or_default()
@@ -236,26 +238,27 @@ impl Scorer {
     }
 
     /// The main text: the article or main body, headed by its headline, without comments.
-    #[pyo3(signature = (html = None, url = None, *, path = None, charset = None, stylesheets = None))]
+    #[pyo3(signature = (html = None, url = None, *, path = None, web_root = None, charset = None, stylesheets = None))]
     fn extract(
         &self,
         py: Python<'_>,
         html: Option<Html<'_>>,
         url: Option<&str>,
         path: Option<PathBuf>,
+        web_root: Option<PathBuf>,
         charset: Option<String>,
         stylesheets: Option<HashMap<String, Stylesheet>>,
     ) -> PyResult<String> {
         self.score_with(
             py,
-            PageInput::new(html, url, path, charset, stylesheets)?,
+            PageInput::new(html, url, path, web_root, charset, stylesheets)?,
             |scored| scored.extracted.main_text,
         )
     }
 
     /// The main text as Markdown (headings, lists, tables, quotes, code, emphasis), with link
     /// targets and pictures when asked.
-    #[pyo3(signature = (html = None, url = None, *, path = None, charset = None, stylesheets = None, links = false, images = false))]
+    #[pyo3(signature = (html = None, url = None, *, path = None, web_root = None, charset = None, stylesheets = None, links = false, images = false))]
     #[allow(clippy::too_many_arguments)]
     fn markdown(
         &self,
@@ -263,6 +266,7 @@ impl Scorer {
         html: Option<Html<'_>>,
         url: Option<&str>,
         path: Option<PathBuf>,
+        web_root: Option<PathBuf>,
         charset: Option<String>,
         stylesheets: Option<HashMap<String, Stylesheet>>,
         links: bool,
@@ -271,25 +275,26 @@ impl Scorer {
         let options = MarkdownOptions { links, images };
         self.score_with(
             py,
-            PageInput::new(html, url, path, charset, stylesheets)?,
+            PageInput::new(html, url, path, web_root, charset, stylesheets)?,
             |scored| main_markdown(&scored, options),
         )
     }
 
     /// The content text: all visible text not marked template.
-    #[pyo3(signature = (html = None, url = None, *, path = None, charset = None, stylesheets = None))]
+    #[pyo3(signature = (html = None, url = None, *, path = None, web_root = None, charset = None, stylesheets = None))]
     fn content(
         &self,
         py: Python<'_>,
         html: Option<Html<'_>>,
         url: Option<&str>,
         path: Option<PathBuf>,
+        web_root: Option<PathBuf>,
         charset: Option<String>,
         stylesheets: Option<HashMap<String, Stylesheet>>,
     ) -> PyResult<String> {
         self.score_with(
             py,
-            PageInput::new(html, url, path, charset, stylesheets)?,
+            PageInput::new(html, url, path, web_root, charset, stylesheets)?,
             |scored| scored.segmented.content_text,
         )
     }
@@ -346,6 +351,7 @@ enum PageInput {
     Ready(PageSource),
     File {
         path: PathBuf,
+        web_root: Option<PathBuf>,
         url: Option<Url>,
         charset: Option<String>,
         stylesheets: Option<Arc<ArchivedStylesheets>>,
@@ -356,11 +362,14 @@ impl PageInput {
     /// Text or bytes (with an optional URL), or a file; `charset` is the encoding the bytes
     /// were served with (an HTTP `Content-Type` charset, as a WARC record or a crawler has
     /// it), which wins over the page's own `<meta charset>` as in a browser; `stylesheets`
-    /// (`{absolute URL: css}`) are what its stylesheet links and `@import`s load.
+    /// (`{absolute URL: css}`) are what its stylesheet links and `@import`s load. A file's
+    /// web root (default: its directory) is the folder its root-relative URLs (`/css/a.css`)
+    /// are read from.
     fn new(
         html: Option<Html<'_>>,
         url: Option<&str>,
         path: Option<PathBuf>,
+        web_root: Option<PathBuf>,
         charset: Option<String>,
         stylesheets: Option<HashMap<String, Stylesheet>>,
     ) -> PyResult<PageInput> {
@@ -378,10 +387,15 @@ impl PageInput {
                     .map_err(|error| PyValueError::new_err(format!("bad URL {url:?}: {error}")))
             })
             .transpose()?;
+        if web_root.is_some() && path.is_none() {
+            let message = "web_root= applies to a page given as path=";
+            return Err(PyValueError::new_err(message));
+        }
         let source = match (html, path) {
             (None, Some(path)) => {
                 return Ok(PageInput::File {
                     path,
+                    web_root,
                     url,
                     charset,
                     stylesheets,
@@ -414,19 +428,28 @@ impl PageInput {
         }))
     }
 
-    /// The page's source; a file's directory is its web root, so its local CSS loads.
+    /// The page's source; a file's web root (its directory unless given) is where its local
+    /// CSS loads from.
     fn source(self) -> Result<PageSource, Failure> {
-        let (path, url, charset, stylesheets) = match self {
+        let (path, web_root, url, charset, stylesheets) = match self {
             PageInput::Ready(source) => return Ok(source),
             PageInput::File {
                 path,
+                web_root,
                 url,
                 charset,
                 stylesheets,
-            } => (path, url, charset, stylesheets),
+            } => (path, web_root, url, charset, stylesheets),
         };
-        let mut source =
-            PageSource::from_file(&path, None).map_err(|cause| Failure::Read { path, cause })?;
+        let mut source = match PageSource::from_file(&path, web_root.as_deref()) {
+            Ok(source) => source,
+            // The file reads but the root does not: name the root.
+            Err(cause) if path.is_file() && web_root.is_some() => {
+                let path = web_root.unwrap_or_default();
+                return Err(Failure::Read { path, cause });
+            }
+            Err(cause) => return Err(Failure::Read { path, cause }),
+        };
         if url.is_some() {
             source.url = url;
         }

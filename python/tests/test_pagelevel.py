@@ -126,6 +126,31 @@ def test_a_page_on_disk_has_a_file_url_and_its_stylesheets():
     assert "GNU is a Unix-like operating system" in page["main_text"]
 
 
+def test_a_saved_sites_root_relative_stylesheet_loads_from_the_web_root(tmp_path):
+    # A page in a subfolder links /css/site.css: its folder is not the site's root.
+    (tmp_path / "css").mkdir()
+    (tmp_path / "css" / "site.css").write_text(".menu { display: none }")
+    (tmp_path / "docs").mkdir()
+    page = tmp_path / "docs" / "page.html"
+    page.write_text(
+        '<!doctype html><title>Intro</title><link rel="stylesheet" href="/css/site.css">'
+        '<div class="menu"><a href="/">Home</a> <a href="/docs/">Docs</a></div>'
+        "<article><h1>Introduction</h1><p>This page introduces the tool in words enough to be "
+        "an article of its own, and a second sentence for good measure.</p></article>"
+    )
+
+    def menu_box(**where):
+        nodes = pagelevel.score(path=page, **where)["nodes"]
+        return next(node["box"] for node in nodes if node["tag"] == "div")
+
+    assert menu_box() is not None, "from its own folder, /css/site.css is not found"
+    assert menu_box(web_root=tmp_path) is None, "the site's stylesheet hides the menu"
+    with pytest.raises(ValueError, match="web_root= applies to a page given as path="):
+        pagelevel.extract("<p>x</p>", web_root=tmp_path)
+    with pytest.raises(FileNotFoundError, match="no-such-root"):
+        pagelevel.extract(path=page, web_root=tmp_path / "no-such-root")
+
+
 def test_a_scorer_takes_the_scoring_options():
     strict = pagelevel.Scorer(threshold=0.9, content_floor=False)
     assert strict.layout == "native" and strict.threshold == 0.9

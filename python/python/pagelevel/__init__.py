@@ -11,7 +11,8 @@ One call for the common case::
 Pages are laid out by Blitz in-process (``layout="native"``: no browser, a few ms a page) or
 by headless Chromium (``layout="chromium"``, when installed). A page given as ``str`` or
 ``bytes`` has no directory, so only its inline styles apply; ``path=`` scores a saved page
-with the stylesheets beside it, and ``stylesheets={absolute URL: css}`` (a crawl's archived
+with the stylesheets beside it (``web_root=`` names the folder a saved site's root-relative
+URLs such as ``/css/site.css`` are read from; default, the page's own folder), and ``stylesheets={absolute URL: css}`` (a crawl's archived
 CSS responses; ``css`` bytes, text, or ``(css, content_type)``) gives any page the sheets
 it links and imports, never fetched: a URL missing from it stays unloaded.
 :func:`linked_stylesheets` names the URLs a page links.
@@ -76,6 +77,7 @@ class Scorer(_RustScorer):
         url: Optional[str] = None,
         *,
         path: Optional[StrPath] = None,
+        web_root: Optional[StrPath] = None,
         charset: Optional[str] = None,
         stylesheets: Optional[Stylesheets] = None,
         nodes: bool = True,
@@ -89,7 +91,8 @@ class Scorer(_RustScorer):
         ``charset`` is the encoding ``bytes`` were served with (an HTTP ``Content-Type``
         charset, as a WARC record has it); it wins over the page's ``<meta charset>``.
         ``stylesheets`` (``{absolute URL: css}``) are what the page's stylesheet links and
-        ``@import``\ s load, never the network.
+        ``@import``\ s load, never the network. ``web_root`` (with ``path``) is the folder
+        of a saved site the page's root-relative URLs are read from (default: its folder).
 
         ``nodes`` (every element's box, classifier score, smoothed templateness, verdict and
         section), ``metadata`` (headline, author, date, language, site name, … and where each
@@ -101,7 +104,7 @@ class Scorer(_RustScorer):
         Raises :class:`PageError` for a page that cannot be scored.
         """
         to_json = self.score_json if nodes else self.line_json
-        return json.loads(to_json(html, url, path=path, charset=charset, stylesheets=stylesheets))
+        return json.loads(to_json(html, url, path=path, web_root=web_root, charset=charset, stylesheets=stylesheets))
 
 
 # The scorers of the one-call functions, one per distinct configuration, made on first use.
@@ -123,6 +126,7 @@ def score(
     url: Optional[str] = None,
     *,
     path: Optional[StrPath] = None,
+    web_root: Optional[StrPath] = None,
     charset: Optional[str] = None,
     stylesheets: Optional[Stylesheets] = None,
     nodes: bool = True,
@@ -134,7 +138,7 @@ def score(
     ``stylesheets`` the page's archived CSS by URL;
     ``nodes=False`` leaves out the per-node list (the ``--format jsonl`` line)."""
     scorer = _scorer(dict(options, layout=layout))
-    return scorer.score(html, url, path=path, charset=charset, stylesheets=stylesheets, nodes=nodes)
+    return scorer.score(html, url, path=path, web_root=web_root, charset=charset, stylesheets=stylesheets, nodes=nodes)
 
 
 def extract(
@@ -142,6 +146,7 @@ def extract(
     url: Optional[str] = None,
     *,
     path: Optional[StrPath] = None,
+    web_root: Optional[StrPath] = None,
     charset: Optional[str] = None,
     stylesheets: Optional[Stylesheets] = None,
     format: str = "text",
@@ -157,13 +162,13 @@ def extract(
     scorer = _scorer(dict(options, layout=layout))
     if format == "markdown":
         return scorer.markdown(
-            html, url, path=path, charset=charset, stylesheets=stylesheets, links=links, images=images
+            html, url, path=path, web_root=web_root, charset=charset, stylesheets=stylesheets, links=links, images=images
         )
     if format != "text":
         raise ValueError(f"format must be 'text' or 'markdown', not {format!r}")
     if links or images:
         raise ValueError("links and images need format='markdown'")
-    return scorer.extract(html, url, path=path, charset=charset, stylesheets=stylesheets)
+    return scorer.extract(html, url, path=path, web_root=web_root, charset=charset, stylesheets=stylesheets)
 
 
 def content(
@@ -171,6 +176,7 @@ def content(
     url: Optional[str] = None,
     *,
     path: Optional[StrPath] = None,
+    web_root: Optional[StrPath] = None,
     charset: Optional[str] = None,
     stylesheets: Optional[Stylesheets] = None,
     layout: str = "native",
@@ -179,4 +185,4 @@ def content(
     """The content text of a page: all visible text not marked template (the main text and
     also comments, share bars, related links)."""
     scorer = _scorer(dict(options, layout=layout))
-    return scorer.content(html, url, path=path, charset=charset, stylesheets=stylesheets)
+    return scorer.content(html, url, path=path, web_root=web_root, charset=charset, stylesheets=stylesheets)

@@ -41,6 +41,7 @@ class Scorer:
         url: Optional[str] = None,
         *,
         path: Optional[StrPath] = None,
+        web_root: Optional[StrPath] = None,
         charset: Optional[str] = None,
         stylesheets: Optional[Stylesheets] = None,
     ) -> str: ...
@@ -50,6 +51,7 @@ class Scorer:
         url: Optional[str] = None,
         *,
         path: Optional[StrPath] = None,
+        web_root: Optional[StrPath] = None,
         charset: Optional[str] = None,
         stylesheets: Optional[Stylesheets] = None,
     ) -> str: ...
@@ -59,6 +61,7 @@ class Scorer:
         url: Optional[str] = None,
         *,
         path: Optional[StrPath] = None,
+        web_root: Optional[StrPath] = None,
         charset: Optional[str] = None,
         stylesheets: Optional[Stylesheets] = None,
     ) -> str: ...
@@ -68,6 +71,7 @@ class Scorer:
         url: Optional[str] = None,
         *,
         path: Optional[StrPath] = None,
+        web_root: Optional[StrPath] = None,
         charset: Optional[str] = None,
         stylesheets: Optional[Stylesheets] = None,
         links: bool = False,
@@ -79,6 +83,7 @@ class Scorer:
         url: Optional[str] = None,
         *,
         path: Optional[StrPath] = None,
+        web_root: Optional[StrPath] = None,
         charset: Optional[str] = None,
         stylesheets: Optional[Stylesheets] = None,
     ) -> str: ...
