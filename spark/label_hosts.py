@@ -41,7 +41,15 @@ from operator import add
 from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple
 from urllib.parse import urlsplit
 
-from score_warc import WorkersCannotImportPagelevel, expand, job_arguments, master_for, missing_warc, start_session
+from score_warc import (
+    WorkersCannotImportPagelevel,
+    expand,
+    job_arguments,
+    master_for,
+    missing_warc,
+    start_session,
+    truncation,
+)
 
 
 class Place(NamedTuple):
@@ -155,11 +163,9 @@ def read_sample(path: str, sampled: Iterable[Tuple[int, Place]]) -> Iterator[Tup
                 if record.rec_type != "response" or url != place.url:
                     raise ValueError(f"the record there is a {record.rec_type} of {url}")
                 body = record.content_stream().read()
-                # Half a page is not the page: warcio ends a record cut short without an error
-                # and leaves the bytes it lacked in its raw stream (as in score_warc).
-                missing = getattr(record.raw_stream, "limit", 0)
-                if missing:
-                    raise ValueError(f"truncated record: its WARC block ends {missing} bytes short")
+                cut_short = truncation(record)
+                if cut_short:
+                    raise ValueError(cut_short)
                 charset = http_charset(record.http_headers.get_header("Content-Type") or "")
                 yield place.host, (rank, place.url, body, charset)
             except Exception as error:  # a broken record is a listed skip, not a lost task

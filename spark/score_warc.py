@@ -70,13 +70,20 @@ def html_responses(path: str) -> Iterator[Tuple[str, bytes, Optional[str]]]:
             if "html" not in content_type:
                 continue
             body = record.content_stream().read()
-            # warcio ends a record cut short (a truncated gzip member) without an error; the
-            # bytes its WARC header promised and the file lacked are left in its raw stream.
-            missing = getattr(record.raw_stream, "limit", 0)
-            if missing:
-                yield url, b"", f"truncated record: its WARC block ends {missing} bytes short"
+            cut_short = truncation(record)
+            if cut_short:
+                yield url, b"", cut_short
                 continue
             yield url, body, None
+
+
+def truncation(record) -> Optional[str]:
+    """Why a record whose content was just read was cut short, or None when it is whole.
+    warcio ends a record cut short (a truncated gzip member) without an error; the bytes its
+    WARC header promised and the file lacked are left in its raw stream. Half a page is not
+    the page."""
+    missing = getattr(record.raw_stream, "limit", 0)
+    return f"truncated record: its WARC block ends {missing} bytes short" if missing else None
 
 
 def score_files(paths: Iterable[str], layout: str) -> Iterator[Row]:

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{example_page, pagelevel, refused, succeed, warc_of};
+use common::{example_page, pagelevel, refused, score_warc_bytes, succeed, warc_of, warc_response};
 
 fn lines(stdout: &[u8]) -> Vec<serde_json::Value> {
     String::from_utf8_lossy(stdout)
@@ -101,15 +101,11 @@ fn a_warc_cut_inside_a_record_scores_the_pages_before_the_cut_then_reports_it() 
         .collect();
     let mut warc = warc_of(&records);
     warc.truncate(warc.len() - html.len() / 2);
-    let work = tempfile::tempdir().expect("temp dir");
-    let path = work.path().join("cut.warc");
-    std::fs::write(&path, warc).expect("write");
-    let cache = tempfile::tempdir().expect("temp dir");
-    let output = pagelevel(cache.path())
-        .args(["score", "--layout", "native", "--format", "jsonl"])
-        .arg(&path)
-        .output()
-        .expect("runs");
+    let output = score_warc_bytes(
+        "cut.warc",
+        &warc,
+        &["--layout", "native", "--format", "jsonl"],
+    );
     assert_eq!(output.status.code(), Some(1));
     let pages = lines(&output.stdout);
     assert_eq!(pages.len(), 2, "the two whole records are scored");
@@ -125,21 +121,11 @@ fn a_warc_cut_inside_a_record_scores_the_pages_before_the_cut_then_reports_it() 
 fn records_of_a_warc_that_cannot_be_read_as_pages_are_each_reported_and_the_rest_scored() {
     let html = std::fs::read(example_page()).expect("example page");
     let good = |n: u32| warc_of(&[(format!("https://www.gnu.org/{n}.html"), html.clone())]);
-    let response = |url: &str, http: Vec<u8>| {
-        let mut record = format!(
-            "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\nContent-Length: {}\r\n\r\n",
-            http.len()
-        )
-        .into_bytes();
-        record.extend(http);
-        record.extend(b"\r\n\r\n");
-        record
-    };
     let mut warc = good(1);
     // A crawler's malformed status line, as the Spark jobs also meet it.
-    warc.extend(response(
+    warc.extend(warc_response(
         "https://www.gnu.org/2.html",
-        [
+        &[
             b"HTTP/1.1 two hundred\r\nContent-Type: text/html\r\n\r\n".as_slice(),
             &html,
         ]
@@ -149,9 +135,9 @@ fn records_of_a_warc_that_cannot_be_read_as_pages_are_each_reported_and_the_rest
     warc.extend(b"WARC/1.0\r\nWARC-Type response\r\nContent-Length: 5\r\n\r\nhello\r\n\r\n");
     warc.extend(good(4));
     // An encoding no reader here undoes.
-    warc.extend(response(
+    warc.extend(warc_response(
         "https://www.gnu.org/5.html",
-        [
+        &[
             b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: br\r\n\r\n"
                 .as_slice(),
             b"\x1b\x00",
@@ -159,15 +145,11 @@ fn records_of_a_warc_that_cannot_be_read_as_pages_are_each_reported_and_the_rest
         .concat(),
     ));
     warc.extend(good(6));
-    let work = tempfile::tempdir().expect("temp dir");
-    let path = work.path().join("mixed.warc");
-    std::fs::write(&path, warc).expect("write");
-    let cache = tempfile::tempdir().expect("temp dir");
-    let output = pagelevel(cache.path())
-        .args(["score", "--format", "jsonl", "--output-fields", "url"])
-        .arg(&path)
-        .output()
-        .expect("runs");
+    let output = score_warc_bytes(
+        "mixed.warc",
+        &warc,
+        &["--format", "jsonl", "--output-fields", "url"],
+    );
     assert_eq!(output.status.code(), Some(1), "some records failed");
     let urls: Vec<serde_json::Value> = lines(&output.stdout)
         .into_iter()

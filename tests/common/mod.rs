@@ -50,21 +50,41 @@ pub fn warc_of(records: &[(String, Vec<u8>)]) -> Vec<u8> {
 /// A WARC file with one response record per `(url, content type, body)`.
 pub fn warc_of_typed(records: &[(String, &str, Vec<u8>)]) -> Vec<u8> {
     let mut warc = Vec::new();
-    for (index, (url, content_type, body)) in records.iter().enumerate() {
+    for (url, content_type, body) in records {
         let mut http =
             format!("HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\n\r\n").into_bytes();
         http.extend_from_slice(body);
-        warc.extend_from_slice(
-            format!(
-                "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{index}>\r\nWARC-Target-URI: {url}\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
-                http.len()
-            )
-            .as_bytes(),
-        );
-        warc.extend_from_slice(&http);
-        warc.extend_from_slice(b"\r\n\r\n");
+        warc.extend(warc_response(url, &http));
     }
     warc
+}
+
+/// One WARC response record of `url` whose block is `http` (status line, headers, body), as
+/// written: a malformed response stays malformed.
+pub fn warc_response(url: &str, http: &[u8]) -> Vec<u8> {
+    let mut record = format!(
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+        http.len()
+    )
+    .into_bytes();
+    record.extend_from_slice(http);
+    record.extend_from_slice(b"\r\n\r\n");
+    record
+}
+
+/// Runs `pagelevel score ARGS… FILE` on `warc` written as `name` in a fresh folder, with a
+/// fresh cache.
+pub fn score_warc_bytes(name: &str, warc: &[u8], arguments: &[&str]) -> std::process::Output {
+    let work = tempfile::tempdir().expect("temp dir");
+    let path = work.path().join(name);
+    std::fs::write(&path, warc).expect("write");
+    let cache = tempfile::tempdir().expect("temp dir");
+    pagelevel(cache.path())
+        .arg("score")
+        .args(arguments)
+        .arg(&path)
+        .output()
+        .expect("runs")
 }
 
 /// Runs `command`, requires it to succeed (showing its error output otherwise), returns its output.
