@@ -20,6 +20,7 @@ mod regions;
 mod repeats;
 mod structured;
 mod tables;
+mod trees;
 
 use crate::layout::Layout;
 use crate::page::{Dom, NodeId};
@@ -36,6 +37,7 @@ pub use model::{
 };
 pub use regions::{Region, regions};
 pub use tables::MAX_DATA_CELL_CHARS;
+pub use trees::{BoostedTrees, BoostingSettings, RegressionTree, TreeNode};
 
 /// The least share of a page's running text (its least template-like words) the main text is
 /// chosen from. Chosen on development pages (micro / macro main-text F1 over the six sets):

@@ -11,6 +11,7 @@ use crate::model::card::{CARD_BEGIN, CARD_END};
 use crate::page_type::PageType;
 
 use super::blocks::{BLOCK_FEATURE_NAMES, BlockFeatures};
+use super::trees::BoostedTrees;
 
 /// The model file's format version.
 pub const MAIN_TEXT_MODEL_VERSION: u32 = 1;
@@ -59,6 +60,10 @@ pub struct MainTextModel {
     /// page is sure to be of one of their types. None in files written before them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub by_page_type: Vec<PageTypeMainText>,
+    /// Trees whose values are added to the logit (`src/extract/trees.rs`): what one weight per
+    /// feature cannot say. None in files written before them, and in the every-page model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boosted: Option<BoostedTrees>,
     /// Where each of `features` sits in [`BlockFeatures`] (derived on reading).
     #[serde(skip)]
     positions: Vec<usize>,
@@ -146,6 +151,7 @@ impl MainTextModel {
             relative_cut: 0.0,
             training,
             by_page_type: Vec::new(),
+            boosted: None,
             positions: columns.to_vec(),
         }
     }
@@ -225,6 +231,11 @@ impl MainTextModel {
         if self.scale.iter().any(|&scale| scale <= 0.0) {
             return invalid("`scale` must be positive".to_string());
         }
+        if let Some(boosted) = &self.boosted {
+            boosted
+                .check(count)
+                .map_err(|reason| MainTextModelError::Invalid(format!("`boosted`: {reason}")))?;
+        }
         if !self.intercept.is_finite()
             || [
                 self.cut,
@@ -245,8 +256,16 @@ impl MainTextModel {
 
     /// P(main text) of a paragraph with these features.
     pub fn probability(&self, features: &BlockFeatures) -> f64 {
-        let logit = self
-            .positions
+        let logit = self.linear_logit(features)
+            + self.boosted.as_ref().map_or(0.0, |boosted| {
+                boosted.margin(|feature| features[self.positions[feature]])
+            });
+        1.0 / (1.0 + (-logit).exp())
+    }
+
+    /// The logistic regression's logit of a paragraph, before any trees.
+    pub fn linear_logit(&self, features: &BlockFeatures) -> f64 {
+        self.positions
             .iter()
             .map(|&position| features[position])
             .zip(&self.mean)
@@ -254,8 +273,7 @@ impl MainTextModel {
             .zip(&self.weights)
             .map(|(((value, mean), scale), weight)| (value - mean) / scale * weight)
             .sum::<f64>()
-            + self.intercept;
-        1.0 / (1.0 + (-logit).exp())
+            + self.intercept
     }
 }
 
@@ -339,7 +357,7 @@ impl MainTextModel {
             let model = &typed.model;
             let _ = writeln!(
                 out,
-                "- **{} pages** have a model of their own, used when the page is sure to be one: fitted on {} development pages of those types ({} paragraphs, {:.1}% main text); main text is every paragraph at P ≥ {} or at {} of the page's likeliest paragraph's P (not under {LOWEST_CUT}); its largest weights: {}.",
+                "- **{} pages** have a model of their own, used when the page is sure to be one: fitted on {} development pages of those types ({} paragraphs, {:.1}% main text); main text is every paragraph at P ≥ {} or at {} of the page's likeliest paragraph's P (not under {LOWEST_CUT}); its largest weights: {}.{}",
                 names.join(" and "),
                 model
                     .training
@@ -352,7 +370,17 @@ impl MainTextModel {
                     / model.training.paragraphs.max(1) as f64,
                 model.cut,
                 model.relative_cut,
-                model.largest_weights(5)
+                model.largest_weights(5),
+                model.boosted.as_ref().map_or(String::new(), |boosted| {
+                    let fitted = boosted.fitted;
+                    format!(
+                        " Its logit is corrected by {} regression trees of depth {} (gradient boosting from the logistic answer, learning rate {}, at least {} paragraphs a leaf).",
+                        boosted.trees.len(),
+                        fitted.depth,
+                        fitted.learning_rate,
+                        fitted.min_leaf_paragraphs
+                    )
+                })
             );
         }
         let _ = writeln!(out, "{CARD_END}");

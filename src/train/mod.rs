@@ -8,6 +8,7 @@
 //! training sites and measure on the held-out ones (per area bucket, per `[domain]` of the sites
 //! list, per site) → refit on all sites for the shipped model.
 
+pub mod boosting;
 pub mod main_text;
 pub mod page_type;
 mod report;
