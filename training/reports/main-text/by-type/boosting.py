@@ -19,6 +19,7 @@ from sklearn.ensemble import GradientBoostingClassifier, HistGradientBoostingCla
 sys.argv = [sys.argv[0], sys.argv[1]]
 source = open(__file__.replace("boosting.py", "simulate.py")).read()
 exec(source.split('wcxb = rows[rows.set == "wcxb"]')[0])  # rows, folds, fit, page_f1, row
+TYPES = ["collection", "forum", "listing", "product", "service"]  # the columns `row` prints
 
 
 class Logistic(BaseEstimator, ClassifierMixin):
@@ -61,7 +62,7 @@ for label, fitter in [
     scores = []
     for fold in range(3):
         train, test = rows[rows.fold != fold], wcxb[wcxb.fold == fold]
-        for kind in ["collection", "forum", "listing", "product", "service"]:
+        for kind in TYPES:
             held = test[test.labelled_type == kind]
             own = ["listing", "collection"] if kind in ("listing", "collection") else [kind]
             model = fitter(train[(train.set == "wcxb") & train.labelled_type.isin(own)], features)
