@@ -153,9 +153,9 @@ pub fn lay_out_native(
 /// layout stops at the end of its current stage and the page fails with
 /// [`NativeLayoutError::TimedOut`], nothing of it left running.
 ///
-/// A page whose layout shows under a fifth of its text, hidden until scripts would show it, is
-/// laid out again with what those scripts reveal (`reveal`), in what is left of the time
-/// budget, and that layout kept when it shows more.
+/// A page whose layout shows under a fifth of its text, or leaves its main landmark hidden,
+/// until scripts would show it, is laid out again with what those scripts reveal (`reveal`),
+/// in what is left of the time budget, and that layout kept when it shows more.
 pub fn lay_out_native_within(
     page: &Page,
     source: &PageSource,
@@ -389,9 +389,13 @@ static CHROMIUM_COMPAT: LazyLock<UserAgentStylesheet> =
     LazyLock::new(|| UserAgentStylesheet::parse(&chromium_compat_css()));
 
 /// What a page's scripts would show (see [`reveal`]), in the order of [`Reveal`]'s variants.
-static REVEAL: LazyLock<[UserAgentStylesheet; 2]> = LazyLock::new(|| {
-    [Reveal::Scripted, Reveal::ScriptedAndFaded]
-        .map(|reveal| UserAgentStylesheet::parse(&reveal.css()))
+static REVEAL: LazyLock<[UserAgentStylesheet; 3]> = LazyLock::new(|| {
+    [
+        Reveal::Scripted,
+        Reveal::ScriptedAndFaded,
+        Reveal::ScriptedAndMain,
+    ]
+    .map(|reveal| UserAgentStylesheet::parse(&reveal.css()))
 });
 
 /// Discovering system fonts and registering aliases costs milliseconds; each page gets a clone

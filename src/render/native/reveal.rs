@@ -13,7 +13,11 @@
 //! shows under a fifth of its text (and it has text: [`MIN_WORDS`]), and the second layout is
 //! kept only when it shows more. What is revealed is then named precisely ([`Reveal`]); the one
 //! broad rule, `visibility: hidden` lifted everywhere, applies only where one hidden element
-//! holds most of the page's words (a fading wrapper, not a set of modals).
+//! holds most of the page's words (a fading wrapper, not a set of modals). The page's main
+//! landmark (`<main>`, `role=main`) left `visibility: hidden` is revealed whatever the page
+//! shows besides: no page hides its main content on purpose, it is a loading state that the
+//! stylesheet a script loads lifts (Sweetwater's critical CSS: `.site-footer,main{visibility:
+//! hidden}`).
 
 use crate::layout::Layout;
 use crate::page::{Dom, NodeId};
@@ -35,6 +39,9 @@ pub(super) enum Reveal {
     /// [`Reveal::Scripted`], and nothing left `visibility: hidden` (a wrapper faded in once
     /// the page's web components are defined).
     ScriptedAndFaded,
+    /// [`Reveal::Scripted`], and the main landmark visible (what it holds inherits that, unless
+    /// it hides itself).
+    ScriptedAndMain,
 }
 
 impl Reveal {
@@ -43,6 +50,7 @@ impl Reveal {
         match self {
             Reveal::Scripted => SCRIPTED_CSS.to_string(),
             Reveal::ScriptedAndFaded => format!("{SCRIPTED_CSS}{FADED_CSS}"),
+            Reveal::ScriptedAndMain => format!("{SCRIPTED_CSS}{MAIN_CSS}"),
         }
     }
 }
@@ -53,6 +61,8 @@ noscript, [hidden][id^=\"S:\"] { display: block !important; }\n";
 
 const FADED_CSS: &str = "* { visibility: visible !important; }\n";
 
+const MAIN_CSS: &str = "main, [role=\"main\"] { visibility: visible !important; }\n";
+
 /// Share of the page's words one `visibility: hidden` element must hold for everything to be
 /// faded in.
 const FADED_SHARE: f64 = 0.5;
@@ -60,21 +70,30 @@ const FADED_SHARE: f64 = 0.5;
 /// What to reveal on a page whose `layout` hides its text ([`hides_the_text`]); `None` when it
 /// shows it.
 pub(super) fn what_to_reveal(dom: &Dom, layout: &Layout) -> Option<Reveal> {
-    if !hides_the_text(dom, layout) {
+    let unpainted = |id: NodeId| layout.unpainted.binary_search(&id).is_ok();
+    // The outermost unpainted elements: where `visibility: hidden` was set.
+    let hidden_here = |id: NodeId| unpainted(id) && !dom.element(id).parent.is_some_and(unpainted);
+    let subtree_words = subtree_words(dom);
+    let main_hidden = dom.ids().any(|id| {
+        let element = dom.element(id);
+        let main = element.tag == "main" || element.attribute("role") == Some("main");
+        main && hidden_here(id) && subtree_words[id.index()] >= MIN_WORDS
+    });
+    let hides = hides_the_text(dom, layout);
+    if !hides && !main_hidden {
         return None;
     }
     let (words, _) = words_and_shown_words(dom, layout);
-    let subtree_words = subtree_words(dom);
-    let unpainted = |id: NodeId| layout.unpainted.binary_search(&id).is_ok();
-    // The outermost unpainted elements: where `visibility: hidden` was set.
-    let faded = dom.ids().any(|id| {
-        unpainted(id)
-            && !dom.element(id).parent.is_some_and(unpainted)
-            && subtree_words[id.index()] as f64 >= FADED_SHARE * words as f64
-    });
-    Some(match faded {
-        true => Reveal::ScriptedAndFaded,
-        false => Reveal::Scripted,
+    let faded = hides
+        && dom.ids().any(|id| {
+            hidden_here(id) && subtree_words[id.index()] as f64 >= FADED_SHARE * words as f64
+        });
+    Some(if faded {
+        Reveal::ScriptedAndFaded
+    } else if main_hidden {
+        Reveal::ScriptedAndMain
+    } else {
+        Reveal::Scripted
     })
 }
 
@@ -216,6 +235,37 @@ mod tests {
         let mut layout = layout_boxing(&modals, |_| true);
         layout.unpainted = modals.dom.ids().filter(|&id| id.index() >= 4).collect();
         assert_eq!(what_to_reveal(&modals.dom, &layout), Some(Reveal::Scripted));
+    }
+
+    #[test]
+    fn a_main_landmark_left_hidden_is_revealed_however_much_else_shows() {
+        let html = |main_words: usize| {
+            format!(
+                "<body><header>{}</header><main><p>{}</p></main></body>",
+                sentence(400),
+                sentence(main_words)
+            )
+        };
+        let shop = page(&html(100));
+        let main = shop
+            .dom
+            .ids()
+            .find(|&id| shop.dom.element(id).tag == "main")
+            .expect("a main element");
+        let mut layout = layout_boxing(&shop, |_| true);
+        layout.unpainted = shop.dom.ids().filter(|&id| id >= main).collect();
+        assert!(!hides_the_text(&shop.dom, &layout));
+        assert_eq!(
+            what_to_reveal(&shop.dom, &layout),
+            Some(Reveal::ScriptedAndMain)
+        );
+        // A shown main, or a hidden one with next to no text, is left as it is.
+        layout.unpainted.clear();
+        assert_eq!(what_to_reveal(&shop.dom, &layout), None);
+        let empty_main = page(&html(3));
+        let mut layout = layout_boxing(&empty_main, |_| true);
+        layout.unpainted = empty_main.dom.ids().filter(|&id| id >= main).collect();
+        assert_eq!(what_to_reveal(&empty_main.dom, &layout), None);
     }
 
     #[test]
