@@ -355,9 +355,19 @@ impl MainTextModel {
         for typed in &self.by_page_type {
             let names: Vec<&str> = typed.page_types.iter().map(|kind| kind.name()).collect();
             let model = &typed.model;
+            let choice = match model.selection {
+                Selection::Container => format!(
+                    "main text is chosen as on every page (container, P ≥ {})",
+                    model.cut
+                ),
+                Selection::Paragraphs => format!(
+                    "main text is every paragraph at P ≥ {} or at {} of the page's likeliest paragraph's P (not under {LOWEST_CUT})",
+                    model.cut, model.relative_cut
+                ),
+            };
             let _ = writeln!(
                 out,
-                "- **{} pages** have a model of their own, used when the page is sure to be one: fitted on {} development pages of those types ({} paragraphs, {:.1}% main text); main text is every paragraph at P ≥ {} or at {} of the page's likeliest paragraph's P (not under {LOWEST_CUT}); its largest weights: {}.{}",
+                "- **{} pages** have a model of their own, used when the page is sure enough to be one: fitted on {} development pages ({} paragraphs, {:.1}% main text); {}; its largest weights: {}.{}",
                 names.join(" and "),
                 model
                     .training
@@ -368,8 +378,7 @@ impl MainTextModel {
                 model.training.paragraphs,
                 100.0 * model.training.main_paragraphs as f64
                     / model.training.paragraphs.max(1) as f64,
-                model.cut,
-                model.relative_cut,
+                choice,
                 model.largest_weights(5),
                 model.boosted.as_ref().map_or(String::new(), |boosted| {
                     let fitted = boosted.fitted;

@@ -162,10 +162,19 @@ const SURE_OF_TYPE: f64 = 0.85;
 /// .8078 → .8087), CleanEval −.0002, no other set moved.
 const SURE_OF_THREAD: f64 = 0.5;
 
+/// Products and documentation are chosen by the every-page model with trees
+/// (`EVERY_PAGE_MODEL_WITH_TREES` in src/train/main_text.rs) from this probability on: the
+/// model still picks one block, as for an article, so a page taken for a product loses little.
+/// Development split: at 0.85 product .563, documentation .905; at 0.5 .595 and .906 (collection
+/// .558 → .566, Readability micro +.0008, no other set moved); at any probability (the likeliest
+/// type) product .593, CleanEval −.0001.
+const SURE_OF_PRODUCT_OR_DOCS: f64 = 0.5;
+
 /// The probability a page's type needs before that type's own main-text model chooses.
 fn sure_for_own_model(page_type: PageType) -> f64 {
     match page_type {
         PageType::Forum => SURE_OF_THREAD,
+        PageType::Product | PageType::Documentation => SURE_OF_PRODUCT_OR_DOCS,
         _ => SURE_OF_TYPE,
     }
 }
