@@ -357,8 +357,8 @@ impl MainTextModel {
             let model = &typed.model;
             let choice = match model.selection {
                 Selection::Container => format!(
-                    "main text is chosen as on every page (container, P ≥ {})",
-                    model.cut
+                    "main text is chosen as on every page (container, P ≥ {}), but every paragraph at P ≥ {} when the container holds under {} of the likely words",
+                    model.cut, model.spread_cut, model.spread_share
                 ),
                 Selection::Paragraphs => format!(
                     "main text is every paragraph at P ≥ {} or at {} of the page's likeliest paragraph's P (not under {LOWEST_CUT})",

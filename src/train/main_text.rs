@@ -314,7 +314,13 @@ pub fn fit_main_text(
     model.cut = fit.cut;
     model.spread_share = fit.spread_share;
     model.spread_cut = fit.spread_cut;
-    if fit.boosting.trees > 0 {
+    // Only where the sets label products or documentation: articles alone have no use for it.
+    let labels_one_block_types = examples.iter().any(|example| {
+        example
+            .labelled_type
+            .is_some_and(|labelled| EVERY_PAGE_MODEL_WITH_TREES.contains(&labelled))
+    });
+    if fit.boosting.trees > 0 && labels_one_block_types {
         let mut corrected = model.clone();
         corrected.boosted = Some(boost_from_logistic(
             &model,
@@ -526,6 +532,7 @@ mod tests {
             .map(|index| example(index, None))
             .chain((0..40).map(|index| example(index, Some(PageType::Forum))))
             .chain((0..40).map(|index| example(index, Some(PageType::Collection))))
+            .chain((0..40).map(|index| example(index, Some(PageType::Product))))
             .collect();
         let model = fit_main_text(&examples, &MainTextFit::default(), "native").unwrap();
         assert!(!model.features.iter().any(|name| name == "log_repeats"));
