@@ -170,19 +170,21 @@ const SURE_OF_THREAD: f64 = 0.5;
 /// type) product .593, CleanEval −.0001.
 const SURE_OF_PRODUCT_OR_DOCS: f64 = 0.5;
 
-/// Collections take the listings' own model (every likely card, with trees) from this
-/// probability on: the articles that lost below [`SURE_OF_TYPE`] had been taken for listings,
-/// not collections. Development split (with the boosted own models): at 0.85 collection .566;
-/// at 0.7 .636, no other set moved (Kreuzer +.0003); at 0.5 .687, but Big9 −.0013 (an article,
-/// yahoo/2009-job, taken for a collection) and Kreuzer micro −.015.
-const SURE_OF_COLLECTION: f64 = 0.7;
+/// Collections take the listings' own model (every likely card, with trees), and service pages
+/// theirs, from this probability on: the articles that lost below [`SURE_OF_TYPE`] had been
+/// taken for listings, not for these. Development split (with the boosted own models; WCXB
+/// in-sample): collections at 0.85 .566, at 0.7 .636 with no other set moved (Kreuzer +.0003),
+/// at 0.5 .687 but Big9 −.0013 (yahoo/2009-job, an article, taken for a collection) and Kreuzer
+/// micro −.015; then service pages at 0.85 .776, at 0.7 .805 with no other set moved, at 0.5
+/// .844 but WCXB's articles −.0007 and Readability macro −.0031.
+const SURE_OF_COLLECTION_OR_SERVICE: f64 = 0.7;
 
 /// The probability a page's type needs before that type's own main-text model chooses.
 fn sure_for_own_model(page_type: PageType) -> f64 {
     match page_type {
         PageType::Forum => SURE_OF_THREAD,
         PageType::Product | PageType::Documentation => SURE_OF_PRODUCT_OR_DOCS,
-        PageType::Collection => SURE_OF_COLLECTION,
+        PageType::Collection | PageType::Service => SURE_OF_COLLECTION_OR_SERVICE,
         _ => SURE_OF_TYPE,
     }
 }
@@ -339,10 +341,11 @@ mod tests {
             guess(PageType::Forum, 0.4).content_policy(),
             ContentPolicy::default()
         );
-        // So do a collection's, a product's and documentation's; a listing's does not (articles
-        // are taken for listings at such probabilities).
+        // So do a collection's, a service page's, a product's and documentation's; a listing's
+        // does not (articles are taken for listings at such probabilities).
         for (page_type, probability) in [
             (PageType::Collection, 0.75),
+            (PageType::Service, 0.75),
             (PageType::Product, 0.6),
             (PageType::Documentation, 0.6),
         ] {
