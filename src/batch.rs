@@ -140,7 +140,7 @@ pub enum InputError {
         cause: std::io::Error,
     },
     /// A directory holds no HTML file.
-    #[error("{} holds no HTML pages (files ending .html, .htm or .xhtml)", path.display())]
+    #[error("{} holds no HTML pages (files ending .html, .htm or .xhtml, or those with .gz)", path.display())]
     EmptyDirectory {
         /// The directory.
         path: PathBuf,

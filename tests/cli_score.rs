@@ -344,6 +344,11 @@ fn bad_pages_in_a_batch_are_reported_by_name_and_the_rest_are_scored() {
     std::fs::copy(example_page(), pages.path().join("a-good.html")).expect("copy");
     std::fs::write(pages.path().join("binary.html"), [0u8, 1, 2, 3, 255, 0, 7]).expect("write");
     std::fs::write(pages.path().join("empty.html"), b"").expect("write");
+    std::fs::write(
+        pages.path().join("corrupt.html.gz"),
+        b"\x1f\x8b\x08 not deflate",
+    )
+    .expect("write");
     let huge = vec![b'a'; 50 * 1024 * 1024];
     std::fs::write(pages.path().join("huge.html"), huge).expect("write");
     let output = pagelevel(cache.path())
@@ -359,6 +364,10 @@ fn bad_pages_in_a_batch_are_reported_by_name_and_the_rest_are_scored() {
         ("empty.html", "empty"),
         ("huge.html", "over the limit"),
         ("missing.html", "cannot read"),
+        (
+            "corrupt.html.gz",
+            "gzip-compressed file that does not expand",
+        ),
     ] {
         assert!(
             stderr
@@ -372,6 +381,37 @@ fn bad_pages_in_a_batch_are_reported_by_name_and_the_rest_are_scored() {
         1,
         "the good page is scored"
     );
+}
+
+#[test]
+fn a_gzip_compressed_page_is_scored_as_the_page_it_expands_to() {
+    // WCXB stores its pages gzip-compressed, as many crawl dumps do.
+    let compressed = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/datasets/labeled/wcxb-dev/html/0580.html.gz");
+    let pages = tempfile::tempdir().expect("temp dir");
+    let expanded = pages.path().join("0580.html");
+    let mut html = Vec::new();
+    std::io::Read::read_to_end(
+        &mut flate2::read::GzDecoder::new(std::fs::File::open(&compressed).expect("page")),
+        &mut html,
+    )
+    .expect("gunzip");
+    std::fs::write(&expanded, &html).expect("write");
+    let cache = tempfile::tempdir().expect("temp dir");
+    let main_text = |page: &Path| {
+        let output = succeed(
+            pagelevel(cache.path())
+                .args(["score", "--format", "main"])
+                .arg(page),
+        );
+        String::from_utf8(output.stdout).expect("UTF-8")
+    };
+    let from_compressed = main_text(&compressed);
+    assert!(
+        from_compressed.contains("Wool Runner"),
+        "the product's text: {from_compressed}"
+    );
+    assert_eq!(from_compressed, main_text(&expanded));
 }
 
 #[test]

@@ -225,14 +225,8 @@ fn page_source(page: &LabelledPage) -> Result<PageSource, PageEvalError> {
 /// A labelled page as the detector reads it: its bytes (a `.gz` page expanded), its folder as
 /// web root, the set's URL and `<base href>`.
 pub fn labelled_page_source(page: &LabelledPage) -> std::io::Result<PageSource> {
+    // A `.gz` page (WCXB's) is expanded by `from_file`.
     let mut source = PageSource::from_file(&page.html_path, None)?;
-    if page
-        .html_path
-        .extension()
-        .is_some_and(|found| found == "gz")
-    {
-        source.bytes = gunzip(&source.bytes)?;
-    }
     if let Some(url) = page
         .url
         .as_deref()
@@ -242,21 +236,6 @@ pub fn labelled_page_source(page: &LabelledPage) -> std::io::Result<PageSource> 
     }
     source.base_href = page.base_href.clone();
     Ok(source)
-}
-
-/// The largest page a gzip-compressed labelled page may expand to: past the parser's own byte
-/// limit, so that an oversized page fails there with its usual message.
-const MAX_GUNZIPPED_BYTES: u64 = 64 * 1024 * 1024;
-
-/// A gzip-compressed page (WCXB's `html/*.html.gz`), expanded to at most
-/// [`MAX_GUNZIPPED_BYTES`].
-fn gunzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut expanded = Vec::new();
-    flate2::read::GzDecoder::new(bytes)
-        .take(MAX_GUNZIPPED_BYTES)
-        .read_to_end(&mut expanded)?;
-    Ok(expanded)
 }
 
 fn dataset_reports(

@@ -19,13 +19,46 @@ pub fn html_files_under(directory: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// True for a file name ending in an HTML extension (any case).
+/// True for a file name ending in an HTML extension (any case), or in one followed by `.gz`
+/// (a gzip-compressed page, expanded when read: [`super::PageSource::from_file`]).
 pub fn is_html_file(path: &Path) -> bool {
-    path.extension()
-        .and_then(|extension| extension.to_str())
-        .is_some_and(|extension| {
-            HTML_EXTENSIONS
-                .iter()
-                .any(|html| extension.eq_ignore_ascii_case(html))
-        })
+    let has_html_extension = |path: &Path| {
+        path.extension()
+            .and_then(|extension| extension.to_str())
+            .is_some_and(|extension| {
+                HTML_EXTENSIONS
+                    .iter()
+                    .any(|html| extension.eq_ignore_ascii_case(html))
+            })
+    };
+    let compressed = path
+        .extension()
+        .is_some_and(|extension| extension.eq_ignore_ascii_case("gz"));
+    if compressed {
+        path.file_stem()
+            .is_some_and(|stem| has_html_extension(Path::new(stem)))
+    } else {
+        has_html_extension(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn html_files_are_told_by_their_extension_compressed_or_not() {
+        for page in ["a.html", "b.HTM", "c.xhtml", "0001.html.gz", "d.HTML.GZ"] {
+            assert!(is_html_file(Path::new(page)), "{page}");
+        }
+        for other in [
+            "site.css",
+            "archive.warc.gz",
+            "notes.txt.gz",
+            "html",
+            "x.gz",
+        ] {
+            assert!(!is_html_file(Path::new(other)), "{other}");
+        }
+    }
 }

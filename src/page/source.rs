@@ -37,9 +37,14 @@ pub struct PageSource {
 }
 
 impl PageSource {
-    /// A saved page on disk; `web_root` defaults to the page's directory.
+    /// A saved page on disk; `web_root` defaults to the page's directory. A gzip-compressed
+    /// file (`page.html.gz`, as WCXB and many crawl dumps store pages; told by its magic bytes,
+    /// not its name) is expanded, to at most [`MAX_GUNZIPPED_BYTES`].
     pub fn from_file(path: &Path, web_root: Option<&Path>) -> std::io::Result<PageSource> {
-        let bytes = std::fs::read(path)?;
+        let mut bytes = std::fs::read(path)?;
+        if bytes.starts_with(&GZIP_MAGIC) {
+            bytes = gunzip(&bytes)?;
+        }
         let absolute = path.canonicalize()?;
         let root = match web_root {
             Some(root) => root.canonicalize()?,
@@ -67,6 +72,31 @@ impl PageSource {
             stylesheets: None,
         })
     }
+}
+
+/// The first bytes of every gzip stream (RFC 1952: ID1, ID2, deflate).
+const GZIP_MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
+
+/// The largest page a gzip-compressed file may expand to: past the parser's own byte limit, so
+/// that an oversized page fails there with its usual message, and a small file expanding to
+/// gigabytes (a gzip bomb) stops here.
+pub const MAX_GUNZIPPED_BYTES: u64 = 64 * 1024 * 1024;
+
+/// A gzip-compressed page, expanded to at most [`MAX_GUNZIPPED_BYTES`]; a corrupt one is an
+/// error that says so.
+fn gunzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut expanded = Vec::new();
+    flate2::read::GzDecoder::new(bytes)
+        .take(MAX_GUNZIPPED_BYTES)
+        .read_to_end(&mut expanded)
+        .map_err(|error| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("a gzip-compressed file that does not expand: {error}"),
+            )
+        })?;
+    Ok(expanded)
 }
 
 impl PageSource {

@@ -128,7 +128,7 @@ pub enum SiteLevelError {
         source: std::io::Error,
     },
     /// The site directory holds no HTML file; holds the directory.
-    #[error("{0} holds no HTML pages (files ending .html, .htm or .xhtml)")]
+    #[error("{0} holds no HTML pages (files ending .html, .htm or .xhtml, or those with .gz)")]
     NoHtmlPages(std::path::PathBuf),
     /// Every HTML file of the site failed to read or parse.
     #[error("no page of {path} could be parsed (first failure: {first})")]

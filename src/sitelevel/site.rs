@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use url::Url;
 
 use super::SiteLevelError;
-use crate::page::{Page, ParseLimits, html_files_under};
+use crate::page::{Page, PageSource, ParseLimits, html_files_under};
 
 /// One parsed page of a saved site.
 #[derive(Debug, Clone)]
@@ -97,7 +97,10 @@ pub fn load_site(dir: &Path, limits: &ParseLimits) -> Result<LoadedSite, SiteLev
 
 /// Reads and parses one saved page; the error is a sentence naming the cause.
 pub(crate) fn load_page(path: &Path, limits: &ParseLimits) -> Result<Page, String> {
-    let bytes = fs::read(path).map_err(|error| format!("cannot read it: {error}"))?;
+    // Through `PageSource::from_file`: a gzip-compressed page is expanded.
+    let bytes = PageSource::from_file(path, None)
+        .map_err(|error| format!("cannot read it: {error}"))?
+        .bytes;
     let url = file_url(path);
     Page::parse(&bytes, url, None, limits).map_err(|error| error.to_string())
 }
