@@ -52,6 +52,14 @@ pub struct MainTextExample {
     pub labelled_type: Option<PageType>,
 }
 
+impl MainTextExample {
+    /// Whether its set labels its page as one of `page_types`.
+    fn labelled_as(&self, page_types: &[PageType]) -> bool {
+        self.labelled_type
+            .is_some_and(|labelled| page_types.contains(&labelled))
+    }
+}
+
 /// What happened to one page.
 pub enum MainTextPage {
     /// Laid out and labelled: this many paragraphs.
@@ -315,11 +323,9 @@ pub fn fit_main_text(
     model.spread_share = fit.spread_share;
     model.spread_cut = fit.spread_cut;
     // Only where the sets label products or documentation: articles alone have no use for it.
-    let labels_one_block_types = examples.iter().any(|example| {
-        example
-            .labelled_type
-            .is_some_and(|labelled| EVERY_PAGE_MODEL_WITH_TREES.contains(&labelled))
-    });
+    let labels_one_block_types = examples
+        .iter()
+        .any(|example| example.labelled_as(&EVERY_PAGE_MODEL_WITH_TREES));
     if fit.boosting.trees > 0 && labels_one_block_types {
         let mut corrected = model.clone();
         corrected.boosted = Some(boost_from_logistic(
@@ -336,11 +342,7 @@ pub fn fit_main_text(
     for page_types in OWN_MODELS {
         let of_types: Vec<&MainTextExample> = examples
             .iter()
-            .filter(|example| {
-                example
-                    .labelled_type
-                    .is_some_and(|labelled| page_types.contains(&labelled))
-            })
+            .filter(|example| example.labelled_as(page_types))
             .collect();
         let Ok(mut typed) = fit_one(&of_types, &all_columns, fit, layout) else {
             continue;
