@@ -9,6 +9,7 @@ use std::sync::Arc;
 use thiserror::Error;
 
 use crate::extract::MainTextModel;
+use crate::page_type::PageTypeModel;
 pub use crate::smooth::NodeWeight;
 use crate::smooth::{Algorithm, PageSmoothing, Penalty};
 
@@ -40,6 +41,8 @@ pub struct ScoringParams {
     pub algorithm: Algorithm,
     /// How the main text is chosen among the content.
     pub main_text: MainTextChoice,
+    /// Which model tells the page's type (and so which policy its main text follows).
+    pub page_type: PageTypeChoice,
 }
 
 /// How the main text is chosen: by the learned main-text model (the shipped one by default), or
@@ -66,6 +69,27 @@ impl MainTextChoice {
     }
 }
 
+/// Which page-type model types a page: the shipped one, or one of the caller's (`pagelevel
+/// train-page-type`), e.g. fitted without the pages it is evaluated on.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum PageTypeChoice {
+    /// The model shipped with pagelevel (`models/page-type.json`).
+    #[default]
+    Shipped,
+    /// A model file of the caller's.
+    Model(Arc<PageTypeModel>),
+}
+
+impl PageTypeChoice {
+    /// The model to type pages with.
+    pub fn model(&self) -> &PageTypeModel {
+        match self {
+            PageTypeChoice::Shipped => PageTypeModel::shipped(),
+            PageTypeChoice::Model(model) => model,
+        }
+    }
+}
+
 impl Default for ScoringParams {
     fn default() -> Self {
         ScoringParams {
@@ -76,6 +100,7 @@ impl Default for ScoringParams {
             content_floor: true,
             algorithm: Algorithm::Fast,
             main_text: MainTextChoice::Shipped,
+            page_type: PageTypeChoice::Shipped,
         }
     }
 }

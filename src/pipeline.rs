@@ -20,7 +20,7 @@ use crate::layout::{LaidOutPage, LayoutError, LayoutSource};
 use crate::metadata::{Metadata, page_metadata};
 use crate::model::TemplateModel;
 use crate::page::{Page, PageError, PageSource, ParseLimits};
-use crate::page_type::{PageTypeFeatures, PageTypeGuess, PageTypeModel, page_type_features};
+use crate::page_type::{PageTypeFeatures, PageTypeGuess, page_type_features};
 use crate::params::{ParamsError, ValidParams};
 use crate::segment::{SegmentedPage, segment};
 use crate::smooth::{PageSmoothError, SmoothedPage, smooth_page};
@@ -75,7 +75,7 @@ pub struct ScoredPage {
     pub metadata: Metadata,
     /// The facts the page's type is guessed from.
     pub page_type_features: PageTypeFeatures,
-    /// The page's type, by the shipped page-type model.
+    /// The page's type, by the page-type model of the parameters (the shipped one by default).
     pub page_type: PageTypeGuess,
     /// Where the time went.
     pub timings: StageTimings,
@@ -93,7 +93,7 @@ pub fn extract_main_text(
     let dom = &laid_out.page.dom;
     let type_page = |extracted: &Extracted| {
         let features = page_type_features(&laid_out.page, &segmented.content_text, extracted);
-        let guess = PageTypeModel::shipped().guess(&features);
+        let guess = params.page_type.model().guess(&features);
         (features, guess)
     };
     let mut typed = None;

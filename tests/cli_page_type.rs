@@ -177,6 +177,36 @@ fn train_page_type_fits_a_model_from_labelled_pages() {
         "--alpha=1,-1",
     ]));
     assert!(message.contains("--alpha"), "{message}");
+
+    // `score --page-type-model` types pages with the fitted model: a product page (the shipped
+    // model's answer) is one of the two types this model knows.
+    let product = unpacked(root.path(), "0581");
+    let typed_by = |choice: &str| -> Value {
+        let output = succeed(
+            pagelevel(cache.path())
+                .args(["score", "--format", "json", "--quiet", "--page-type-model", choice])
+                .arg(&product),
+        );
+        serde_json::from_slice::<Value>(&output.stdout).expect("JSON")["page_type"].clone()
+    };
+    assert_eq!(typed_by("shipped")["type"], "product");
+    let fitted_type = typed_by(model.to_str().expect("UTF-8 path"))["type"].clone();
+    assert!(
+        fitted_type == "article" || fitted_type == "forum",
+        "{fitted_type}"
+    );
+    // A file that is not a page-type model is refused, named, before any page is read.
+    let not_a_model = root.path().join("ground-truth/0001.json");
+    let message = refused(
+        pagelevel(cache.path())
+            .args(["score", "--quiet", "--page-type-model"])
+            .arg(&not_a_model)
+            .arg(&product),
+    );
+    assert!(
+        message.contains("cannot use the page-type model") && message.contains("0001.json"),
+        "{message}"
+    );
 }
 
 #[test]

@@ -6,8 +6,10 @@ use std::sync::Arc;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use pagelevel::extract::MainTextModel;
+use pagelevel::page_type::PageTypeModel;
 use pagelevel::params::{
-    DEFAULT_THRESHOLD, MainTextChoice, NodeWeight, ParamsError, ScoringParams, ValidParams,
+    DEFAULT_THRESHOLD, MainTextChoice, NodeWeight, PageTypeChoice, ParamsError, ScoringParams,
+    ValidParams,
 };
 use pagelevel::smooth::{Algorithm, Penalty, PenaltyScheme};
 
@@ -40,6 +42,10 @@ pub struct ScoringArgs {
     /// pagelevel), `rules` (the rules alone), or a model file from `train-main-text`.
     #[arg(long, value_name = "shipped|rules|FILE", default_value = "shipped")]
     main_text_model: String,
+    /// How the page's type is told: `shipped` (the page-type model shipped with pagelevel) or a
+    /// model file from `train-page-type`.
+    #[arg(long, value_name = "shipped|FILE", default_value = "shipped")]
+    page_type_model: String,
 }
 
 impl ScoringArgs {
@@ -53,6 +59,19 @@ impl ScoringArgs {
                 let model = MainTextModel::from_json(&json)
                     .with_context(|| format!("cannot use the main-text model {file}"))?;
                 MainTextChoice::Model(Arc::new(model))
+            }
+        })
+    }
+
+    fn page_type_choice(&self) -> anyhow::Result<PageTypeChoice> {
+        Ok(match self.page_type_model.as_str() {
+            "shipped" => PageTypeChoice::Shipped,
+            file => {
+                let json = std::fs::read_to_string(file)
+                    .with_context(|| format!("cannot read the page-type model {file}"))?;
+                let model = PageTypeModel::from_json(&json)
+                    .with_context(|| format!("cannot use the page-type model {file}"))?;
+                PageTypeChoice::Model(Arc::new(model))
             }
         })
     }
@@ -77,6 +96,7 @@ impl ScoringArgs {
             content_floor: !self.no_content_floor,
             algorithm: self.algorithm.into(),
             main_text: self.main_text_choice()?,
+            page_type: self.page_type_choice()?,
         };
         // Name the flag, not the field: the user typed the flag.
         params.check().map_err(|error| match error {
