@@ -184,7 +184,14 @@ fn train_page_type_fits_a_model_from_labelled_pages() {
     let typed_by = |choice: &str| -> Value {
         let output = succeed(
             pagelevel(cache.path())
-                .args(["score", "--format", "json", "--quiet", "--page-type-model", choice])
+                .args([
+                    "score",
+                    "--format",
+                    "json",
+                    "--quiet",
+                    "--page-type-model",
+                    choice,
+                ])
                 .arg(&product),
         );
         serde_json::from_slice::<Value>(&output.stdout).expect("JSON")["page_type"].clone()
