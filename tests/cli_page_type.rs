@@ -92,7 +92,10 @@ fn pages_of_each_kind_are_told_apart() {
 fn a_service_page_and_a_listing_keep_every_section_not_one() {
     let dir = tempfile::tempdir().expect("temp dir");
     // Both once lost their other sections to one chosen container (main-text F1 0.40, 0.53).
-    for id in ["0194", "2903"] {
+    // 4899 (a service page) and 4354 (a listing) are typed too unsurely for their type's own
+    // model (p 0.64, 0.66): the one block every page's model chose was a slogan, a card (13 %
+    // and 2 % of the gold's words), so their type's model chooses after all.
+    for id in ["0194", "2903", "4899", "4354"] {
         let line = &score(&[unpacked(dir.path(), id)])[0];
         let main = line["main_text"].as_str().expect("main text");
         let recall = word_recall(main, &gold_content(id));
