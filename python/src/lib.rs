@@ -162,7 +162,7 @@ impl Scorer {
             smooth,
             content_floor,
             algorithm: Algorithm::Fast,
-            main_text: defaults.main_text.clone(),
+            ..defaults
         }
         .check()
         .map_err(|error| PyValueError::new_err(error.to_string()))?;
