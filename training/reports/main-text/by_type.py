@@ -20,5 +20,8 @@ print("|---|" + "---:|" * len(outputs))
 for page_type in sorted(f1_by_type, key=lambda name: (name == "all", name)):
     cells = f1_by_type[page_type]
     pages = len(cells[outputs[0]])
-    row = " | ".join(f"{sum(cells[o]) / len(cells[o]):.4f}" for o in outputs)
+    # An output the report does not hold (an external extractor not given to `eval`) is "—".
+    row = " | ".join(
+        f"{sum(cells[o]) / len(cells[o]):.4f}" if cells[o] else "—" for o in outputs
+    )
     print(f"| {page_type} ({pages}) | {row} |")
