@@ -3,8 +3,10 @@
 //! a `<br>` starts one), the content text — the visible text of non-template elements, one
 //! paragraph per line pair — and the words every comparison of texts counts ([`word_tokens`]).
 
+use std::collections::HashSet;
+
 use crate::layout::LaidOutPage;
-use crate::page::{Child, Dom, NodeId};
+use crate::page::{Child, Dom, Element, NodeId};
 
 /// The words of `text`: maximal runs of alphanumeric characters, lowercased.
 pub fn word_tokens(text: &str) -> Vec<String> {
@@ -99,10 +101,12 @@ const NEVER_SHOWN_CONTENT: &[&str] = &["iframe", "object", "embed", "template"];
 /// Whether each element's own text is seen by a reader: the element has a layout box (so it is
 /// not `display: none`) that is painted (not `visibility: hidden`), is not code or
 /// styling ([`Dom::is_visible_text_parent`]), is not inside `NEVER_SHOWN_CONTENT` or an
-/// `aria-hidden="true"` subtree, and its box is not a screen-reader-only sliver (at most 1 px
-/// wide or high) or placed entirely off the page ("Skip to content" links).
+/// `aria-hidden="true"` subtree (but for a closed panel, [`is_panel`]), and its box is not a
+/// screen-reader-only sliver (at most 1 px wide or high) or placed entirely off the page ("Skip
+/// to content" links).
 pub fn text_visibility(rendered: &LaidOutPage) -> Vec<bool> {
     let dom = &rendered.page.dom;
+    let controlled = controlled_ids(dom);
     // Whether an ancestor (or the element itself) hides everything below it.
     let mut hidden_below = vec![false; dom.len()];
     let mut visible = vec![false; dom.len()];
@@ -111,11 +115,12 @@ pub fn text_visibility(rendered: &LaidOutPage) -> Vec<bool> {
         let inherited = element
             .parent
             .is_some_and(|parent| hidden_below[parent.index()]);
+        let aria_hidden = element
+            .attribute("aria-hidden")
+            .is_some_and(|value| value.trim().eq_ignore_ascii_case("true"));
         hidden_below[id.index()] = inherited
             || NEVER_SHOWN_CONTENT.contains(&element.tag.as_str())
-            || element
-                .attribute("aria-hidden")
-                .is_some_and(|value| value.trim().eq_ignore_ascii_case("true"));
+            || (aria_hidden && !is_panel(element, &controlled));
         let on_screen = rendered.layout_box(id).is_some_and(|b| {
             b.width > 1.0 && b.height > 1.0 && b.x + b.width > 0.0 && b.y + b.height > 0.0
         }) && rendered.is_painted(id);
@@ -125,6 +130,27 @@ pub fn text_visibility(rendered: &LaidOutPage) -> Vec<bool> {
             && dom.is_visible_text_parent(id);
     }
     visible
+}
+
+/// The ids other elements name in `aria-controls`: what a button, a tab or a toggle opens.
+fn controlled_ids(dom: &Dom) -> HashSet<&str> {
+    dom.ids()
+        .filter_map(|id| dom.element(id).attribute("aria-controls"))
+        .flat_map(str::split_ascii_whitespace)
+        .collect()
+}
+
+/// A disclosure or tab panel — a region (`role=region`, `role=tabpanel`) or what a control
+/// names in `aria-controls` — marked `aria-hidden="true"` while it is closed: one click shows
+/// it, and its text is the page's (a product's description in a tab, its shipping terms in an
+/// accordion). Where the layout hides it too (no box, `visibility: hidden`), it stays unseen.
+/// Cross-fitted WCXB development run: product .562 → .570, service .785 → .788, all .8175 →
+/// .8183; no other labelled set's main text or template text moved.
+fn is_panel(element: &Element, controlled: &HashSet<&str>) -> bool {
+    matches!(element.attribute("role"), Some("region" | "tabpanel"))
+        || element
+            .attribute("id")
+            .is_some_and(|id| controlled.contains(id))
 }
 
 /// Visible non-whitespace characters of each element's own text.

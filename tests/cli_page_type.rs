@@ -127,6 +127,20 @@ fn a_thread_keeps_every_post_even_where_the_segmentation_found_them_repeated() {
 }
 
 #[test]
+fn a_product_keeps_what_its_closed_accordion_panels_hold() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A keyboard shop's page: its quality guarantee and shipping terms sit in accordion panels
+    // marked `aria-hidden="true"` until a click opens them; the gold (a reader's view) has them.
+    let line = &score(&[unpacked(dir.path(), "4169")])[0];
+    let main = line["main_text"].as_str().expect("main text");
+    assert!(
+        main.contains("All orders are inspected by hand")
+            && main.contains("Most orders ship within 24-48 hours"),
+        "{main}"
+    );
+}
+
+#[test]
 fn train_page_type_fits_a_model_from_labelled_pages() {
     let root = tempfile::tempdir().expect("temp dir");
     for folder in ["html", "ground-truth"] {

@@ -235,12 +235,15 @@ fn many_small_uncertain_items_no_longer_outvote_the_large_article_that_holds_the
 }
 
 #[test]
-fn text_a_browser_never_shows_is_not_visible_text() {
+fn text_a_browser_never_shows_is_not_visible_text_and_a_closed_panel_is() {
     let html = r##"<html><body>
 <p id="p">Shown text.</p>
 <iframe id="f">&lt;SCRIPT src=ad.js&gt;&lt;/SCRIPT&gt; fallback</iframe>
 <object id="o"><p id="of">Plug-in fallback</p></object>
 <div id="aria" aria-hidden="true"><p id="ap">Decorative</p></div>
+<button aria-controls="terms" aria-expanded="false">Shipping</button>
+<div id="terms" aria-hidden="true"><p id="tp">Ships in two days.</p></div>
+<div id="tab" role="tabpanel" aria-hidden="true"><p id="tabp">Specifications.</p></div>
 <a id="skip" href="#main">Skip to main content</a>
 <span id="off">Off the page</span>
 <div id="menu">Dropdown menu item</div>
@@ -255,6 +258,10 @@ fn text_a_browser_never_shows_is_not_visible_text() {
         ("of", [0.0, 200.0, 300.0, 20.0]),
         ("aria", [0.0, 350.0, 300.0, 50.0]),
         ("ap", [0.0, 350.0, 300.0, 20.0]),
+        ("terms", [0.0, 450.0, 300.0, 20.0]),
+        ("tp", [0.0, 450.0, 300.0, 20.0]),
+        ("tab", [0.0, 480.0, 300.0, 20.0]),
+        ("tabp", [0.0, 480.0, 300.0, 20.0]),
         ("skip", [0.0, 0.0, 1.0, 1.0]),
         ("off", [-10000.0, 0.0, 200.0, 20.0]),
         ("menu", [0.0, 400.0, 300.0, 20.0]),
@@ -267,5 +274,10 @@ fn text_a_browser_never_shows_is_not_visible_text() {
         .iter()
         .map(|paragraph| paragraph.text_where(|_| true))
         .collect();
-    assert_eq!(shown, ["Shown text."]);
+    // A closed accordion or tab panel (`aria-hidden` until opened, named by a control's
+    // `aria-controls` or a panel by its role) is the page's text; decoration is not.
+    assert_eq!(
+        shown,
+        ["Shown text.", "Ships in two days.", "Specifications."]
+    );
 }
