@@ -108,10 +108,7 @@ pub fn extract_main_text(
         &mut |every_page| {
             let (features, guess) = type_page(every_page);
             typed = Some((features, guess));
-            guess.content_policy_after(
-                every_page.main_text.split_whitespace().count(),
-                segmented.content_text.split_whitespace().count(),
-            )
+            guess.content_policy_after(&every_page.main_text, &segmented.content_text)
         },
     );
     // A page without text has no choice to hear of: it is typed from its empty one.

@@ -53,26 +53,14 @@ impl ScoringArgs {
         Ok(match self.main_text_model.as_str() {
             "shipped" => MainTextChoice::Shipped,
             "rules" => MainTextChoice::Rules,
-            file => {
-                let json = std::fs::read_to_string(file)
-                    .with_context(|| format!("cannot read the main-text model {file}"))?;
-                let model = MainTextModel::from_json(&json)
-                    .with_context(|| format!("cannot use the main-text model {file}"))?;
-                MainTextChoice::Model(Arc::new(model))
-            }
+            file => MainTextChoice::Model(model_file(file, "main-text", MainTextModel::from_json)?),
         })
     }
 
     fn page_type_choice(&self) -> anyhow::Result<PageTypeChoice> {
         Ok(match self.page_type_model.as_str() {
             "shipped" => PageTypeChoice::Shipped,
-            file => {
-                let json = std::fs::read_to_string(file)
-                    .with_context(|| format!("cannot read the page-type model {file}"))?;
-                let model = PageTypeModel::from_json(&json)
-                    .with_context(|| format!("cannot use the page-type model {file}"))?;
-                PageTypeChoice::Model(Arc::new(model))
-            }
+            file => PageTypeChoice::Model(model_file(file, "page-type", PageTypeModel::from_json)?),
         })
     }
 
@@ -108,6 +96,22 @@ impl ScoringArgs {
             }
         })
     }
+}
+
+/// A model file of the caller's, read and checked by `from_json`; an error names the kind of
+/// model, the file and the cause.
+fn model_file<Model, Error>(
+    file: &str,
+    kind: &str,
+    from_json: impl FnOnce(&str) -> Result<Model, Error>,
+) -> anyhow::Result<Arc<Model>>
+where
+    Error: std::error::Error + Send + Sync + 'static,
+{
+    let json = std::fs::read_to_string(file)
+        .with_context(|| format!("cannot read the {kind} model {file}"))?;
+    let model = from_json(&json).with_context(|| format!("cannot use the {kind} model {file}"))?;
+    Ok(Arc::new(model))
 }
 
 /// Which penalty function γ the smoothing uses (Section 5.3 of the paper).

@@ -230,18 +230,22 @@ impl PageTypeGuess {
         }
     }
 
-    /// [`content_policy`](Self::content_policy) once every page's model has chosen
-    /// `chosen_words` words of a page whose content text has `content_words`: a page that
-    /// spreads its content gets its type's own model when that choice is next to nothing
-    /// ([`LIKELY_SPREAD`]).
-    pub fn content_policy_after(&self, chosen_words: usize, content_words: usize) -> ContentPolicy {
+    /// [`content_policy`](Self::content_policy) once every page's model has chosen `chosen`
+    /// (its main text) of a page whose content text is `content`: a page that spreads its
+    /// content gets its type's own model when that choice is next to nothing
+    /// ([`LIKELY_SPREAD`]). The texts' words are counted only when the rest allows it.
+    pub fn content_policy_after(&self, chosen: &str, content: &str) -> ContentPolicy {
         let mut policy = self.content_policy();
-        let next_to_nothing = chosen_words < FEW_CHOSEN_WORDS
-            && (chosen_words as f64) < SMALL_CHOSEN_SHARE * content_words as f64;
+        let next_to_nothing = || {
+            let chosen_words = chosen.split_whitespace().count();
+            chosen_words < FEW_CHOSEN_WORDS
+                && (chosen_words as f64)
+                    < SMALL_CHOSEN_SHARE * content.split_whitespace().count() as f64
+        };
         if policy.page_type.is_none()
             && spreads_its_content(self.page_type)
             && self.probability >= LIKELY_SPREAD
-            && next_to_nothing
+            && next_to_nothing()
         {
             policy.page_type = Some(self.page_type);
         }
@@ -354,14 +358,27 @@ mod tests {
             page_type: PageType::Listing,
             probability: 0.4,
         };
+        let words = |count: usize| vec!["word"; count].join(" ");
         // One card of 12 words chosen out of 400 words of content: the cards are the content.
         assert_eq!(
-            listing.content_policy_after(12, 400).page_type,
+            listing
+                .content_policy_after(&words(12), &words(400))
+                .page_type,
             Some(PageType::Listing)
         );
         // A short article's 26 words, or a fifth of a small page's content, stay as chosen.
-        assert_eq!(listing.content_policy_after(26, 400).page_type, None);
-        assert_eq!(listing.content_policy_after(12, 50).page_type, None);
+        assert_eq!(
+            listing
+                .content_policy_after(&words(26), &words(400))
+                .page_type,
+            None
+        );
+        assert_eq!(
+            listing
+                .content_policy_after(&words(12), &words(50))
+                .page_type,
+            None
+        );
         // Not for a type whose content is one block, nor for an unlikely listing.
         for (page_type, probability) in [(PageType::Article, 0.9), (PageType::Listing, 0.2)] {
             let guess = PageTypeGuess {
@@ -369,7 +386,7 @@ mod tests {
                 probability,
             };
             assert_eq!(
-                guess.content_policy_after(12, 400),
+                guess.content_policy_after(&words(12), &words(400)),
                 guess.content_policy(),
                 "{page_type:?}"
             );
