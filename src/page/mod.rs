@@ -10,6 +10,7 @@ mod files;
 mod serialize;
 mod sink;
 mod source;
+mod streamed;
 mod stylesheets;
 
 use html5ever::tendril::{StrTendril, TendrilSink};
@@ -222,7 +223,8 @@ fn parse_html(text: &str, limits: &ParseLimits) -> Result<Dom, PageError> {
             });
         }
     }
-    let raw = parser.finish();
+    let mut raw = parser.finish();
+    streamed::move_streamed_blocks(&mut raw, limits.max_depth as usize);
     Ok(Dom::from_raw(&raw))
 }
 

@@ -100,28 +100,6 @@ impl<'budget> ArenaSink<'budget> {
         nodes.len() - 1
     }
 
-    fn detach(nodes: &mut [RawNode], node: Handle) {
-        let parent = nodes[node].parent.take();
-        let previous = nodes[node].previous_sibling.take();
-        let next = nodes[node].next_sibling.take();
-        match next {
-            Some(next) => nodes[next].previous_sibling = previous,
-            None => {
-                if let Some(parent) = parent {
-                    nodes[parent].last_child = previous;
-                }
-            }
-        }
-        match previous {
-            Some(previous) => nodes[previous].next_sibling = next,
-            None => {
-                if let Some(parent) = parent {
-                    nodes[parent].first_child = next;
-                }
-            }
-        }
-    }
-
     fn note_depth(&self, nodes: &mut [RawNode], child: Handle, parent: Handle) {
         let depth = nodes[parent].depth + 1;
         nodes[child].depth = depth;
@@ -132,7 +110,7 @@ impl<'budget> ArenaSink<'budget> {
 
     fn append_child(&self, parent: Handle, child: Handle) {
         let mut nodes = self.nodes.borrow_mut();
-        Self::detach(&mut nodes, child);
+        detach(&mut nodes, child);
         nodes[child].parent = Some(parent);
         match nodes[parent].last_child {
             Some(last) => {
@@ -147,23 +125,8 @@ impl<'budget> ArenaSink<'budget> {
 
     fn insert_before(&self, sibling: Handle, new_node: Handle) {
         let mut nodes = self.nodes.borrow_mut();
-        Self::detach(&mut nodes, new_node);
-        let parent = nodes[sibling].parent;
-        nodes[new_node].parent = parent;
-        nodes[new_node].next_sibling = Some(sibling);
-        match nodes[sibling].previous_sibling {
-            Some(previous) => {
-                nodes[new_node].previous_sibling = Some(previous);
-                nodes[previous].next_sibling = Some(new_node);
-            }
-            None => {
-                if let Some(parent) = parent {
-                    nodes[parent].first_child = Some(new_node);
-                }
-            }
-        }
-        nodes[sibling].previous_sibling = Some(new_node);
-        if let Some(parent) = parent {
+        link_before(&mut nodes, sibling, new_node);
+        if let Some(parent) = nodes[sibling].parent {
             self.note_depth(&mut nodes, new_node, parent);
         }
     }
@@ -177,6 +140,49 @@ impl<'budget> ArenaSink<'budget> {
         }
         false
     }
+}
+
+/// Takes `node` out of its parent's children (it keeps its own).
+pub(crate) fn detach(nodes: &mut [RawNode], node: Handle) {
+    let parent = nodes[node].parent.take();
+    let previous = nodes[node].previous_sibling.take();
+    let next = nodes[node].next_sibling.take();
+    match next {
+        Some(next) => nodes[next].previous_sibling = previous,
+        None => {
+            if let Some(parent) = parent {
+                nodes[parent].last_child = previous;
+            }
+        }
+    }
+    match previous {
+        Some(previous) => nodes[previous].next_sibling = next,
+        None => {
+            if let Some(parent) = parent {
+                nodes[parent].first_child = next;
+            }
+        }
+    }
+}
+
+/// Moves `new_node` (with its children) to just before `sibling`.
+pub(crate) fn link_before(nodes: &mut [RawNode], sibling: Handle, new_node: Handle) {
+    detach(nodes, new_node);
+    let parent = nodes[sibling].parent;
+    nodes[new_node].parent = parent;
+    nodes[new_node].next_sibling = Some(sibling);
+    match nodes[sibling].previous_sibling {
+        Some(previous) => {
+            nodes[new_node].previous_sibling = Some(previous);
+            nodes[previous].next_sibling = Some(new_node);
+        }
+        None => {
+            if let Some(parent) = parent {
+                nodes[parent].first_child = Some(new_node);
+            }
+        }
+    }
+    nodes[sibling].previous_sibling = Some(new_node);
 }
 
 impl TreeSink for ArenaSink<'_> {
@@ -301,7 +307,7 @@ impl TreeSink for ArenaSink<'_> {
     }
 
     fn remove_from_parent(&self, target: &Handle) {
-        Self::detach(&mut self.nodes.borrow_mut(), *target);
+        detach(&mut self.nodes.borrow_mut(), *target);
     }
 
     fn reparent_children(&self, node: &Handle, new_parent: &Handle) {

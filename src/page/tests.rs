@@ -249,3 +249,44 @@ fn a_charset_the_caller_states_overrides_the_page_declaration_and_unknown_ones_a
             .contains("unknown charset \"klingon-8\"")
     );
 }
+
+#[test]
+fn a_streamed_react_block_takes_its_placeholders_place_as_the_pages_script_puts_it() {
+    let page = parse(
+        "<body><main><h1>Kettle</h1><template id='B:0'></template><p>Loading</p></main>\
+         <footer>Shop</footer><div hidden id='S:0'><p>Boils in four minutes.</p><ul><li>1.7 l</li></ul></div>\
+         <div hidden id='S:9'><p>No placeholder</p></div></body>",
+    );
+    let main = page.dom.first_with_tag("main").expect("main");
+    assert_eq!(
+        page.dom.text(main),
+        "Kettle Boils in four minutes. 1.7 l Loading"
+    );
+    let tags: Vec<&str> = page
+        .dom
+        .subtree(main)
+        .map(|id| page.dom.element(id).tag.as_str())
+        .collect();
+    assert_eq!(tags, ["main", "h1", "p", "ul", "li", "p"]);
+    assert!(page.dom.first_with_tag("template").is_none());
+    let ids: Vec<&str> = page
+        .dom
+        .elements
+        .iter()
+        .filter_map(|element| element.attribute("id"))
+        .collect();
+    assert_eq!(
+        ids,
+        ["S:9"],
+        "a block without its placeholder stays hidden where it was"
+    );
+}
+
+#[test]
+fn a_streamed_block_holding_its_own_placeholder_is_left_as_served() {
+    let page =
+        parse("<body><div hidden id='S:1'><template id='B:1'></template><p>x</p></div></body>");
+    let div = page.dom.first_with_tag("div").expect("the block stays");
+    assert_eq!(page.dom.element(div).attribute("id"), Some("S:1"));
+    assert_eq!(page.dom.text(div), "x");
+}

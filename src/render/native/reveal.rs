@@ -3,7 +3,8 @@
 //! Some pages hide their text until a script runs: an anti-flicker or anti-clickjacking style on
 //! `<html>` or `<body>` (`html { display: none }`, `body { visibility: hidden !important }`,
 //! AMP's boilerplate), server-rendered content kept in `<noscript>` (Discourse threads),
-//! React's streamed blocks (`<div hidden id="S:0">`) that a script moves into place, and
+//! React's streamed blocks (`<div hidden id="S:0">`) whose placeholder is missing (the parse
+//! moves the others into place: `page/streamed.rs`), and
 //! containers faded in from `visibility: hidden` once web components are defined. The text is
 //! in the HTML, and a reader sees it; laid out as served, such a page shows next to none of it
 //! and comes out empty (issue 21; `training/reports/never-empty/`).
