@@ -144,6 +144,24 @@ fn a_product_streamed_by_react_keeps_the_blocks_its_script_moves_into_place() {
 }
 
 #[test]
+fn a_products_buyer_reviews_stay_out_of_its_main_text() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A music shop's microphone: the description and specifications are the content (the
+    // gold), the five buyer reviews below them are not.
+    let line = &score(&[unpacked(dir.path(), "2894")])[0];
+    assert_eq!(line["page_type"]["type"], "product");
+    let main = line["main_text"].as_str().expect("main text");
+    assert!(
+        main.contains("The Prized SM7B Gets a Major Upgrade"),
+        "{main}"
+    );
+    assert!(
+        !main.contains("I have been using my Shure SM7dB almost daily"),
+        "{main}"
+    );
+}
+
+#[test]
 fn a_product_keeps_what_its_closed_accordion_panels_hold() {
     let dir = tempfile::tempdir().expect("temp dir");
     // A keyboard shop's page: its quality guarantee and shipping terms sit in accordion panels

@@ -18,6 +18,7 @@ mod images;
 mod model;
 mod regions;
 mod repeats;
+mod reviews;
 mod structured;
 mod tables;
 mod trees;
@@ -62,11 +63,18 @@ pub struct ContentPolicy {
     /// The page's type, when sure enough for the main-text model's own model of that type (if
     /// it has one) to choose.
     pub page_type: Option<PageType>,
+    /// Buyers' reviews are not main text, when enough of it stands outside them: a product's
+    /// content is its name, description and specifications.
+    pub without_reviews: bool,
 }
 
 /// Main words an article needs outside card lists before its card lists are dropped: fewer, and
 /// the cards may be the page's content after all.
 const MIN_WORDS_BESIDE_CARDS: usize = 150;
+
+/// Main words a product page needs outside its reviews before they are dropped: fewer, and the
+/// reviews may be all the page says.
+const MIN_WORDS_BESIDE_REVIEWS: usize = 30;
 
 /// The main text and comments of a page.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -171,8 +179,13 @@ pub fn extract(
                 choose_by_model(dom, &facts, probability, typed, policy.spread, title)
             })
             .unwrap_or_else(|| rules.clone());
-        if policy.without_card_lists {
+        let chosen = if policy.without_card_lists {
             without_card_lists(dom, &facts, chosen)
+        } else {
+            chosen
+        };
+        if policy.without_reviews {
+            without_reviews(dom, &facts, chosen)
         } else {
             chosen
         }
@@ -443,6 +456,24 @@ fn without_card_lists(dom: &Dom, facts: &[ParagraphFacts], mut choice: Choice) -
         choice
             .main
             .retain(|&index| !in_card_list[facts[index].anchor.index()]);
+    }
+    choice
+}
+
+/// The choice without the paragraphs inside reviews, when at least
+/// [`MIN_WORDS_BESIDE_REVIEWS`] of it stand outside them.
+fn without_reviews(dom: &Dom, facts: &[ParagraphFacts], mut choice: Choice) -> Choice {
+    let in_reviews = reviews::within_reviews(dom);
+    let outside: usize = choice
+        .main
+        .iter()
+        .filter(|&&index| !in_reviews[facts[index].anchor.index()])
+        .map(|&index| facts[index].words)
+        .sum();
+    if outside >= MIN_WORDS_BESIDE_REVIEWS {
+        choice
+            .main
+            .retain(|&index| !in_reviews[facts[index].anchor.index()]);
     }
     choice
 }

@@ -10,7 +10,7 @@ use crate::features::vocabulary::{RoleGroup, roles_of};
 use crate::page::{Dom, NodeId};
 
 /// The largest share of the page's words an element may hold for its name to count.
-const MAX_REGION_SHARE: f64 = 0.4;
+pub(super) const MAX_REGION_SHARE: f64 = 0.4;
 
 /// The kind of region an element sits in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,7 +79,7 @@ fn named_region(dom: &Dom, id: NodeId, in_article: bool) -> Option<Region> {
 }
 
 /// Words of text (outside code and styling) in each element's subtree.
-fn subtree_words(dom: &Dom) -> Vec<usize> {
+pub(super) fn subtree_words(dom: &Dom) -> Vec<usize> {
     let mut words = vec![0usize; dom.len()];
     for text in &dom.texts {
         if dom.is_visible_text_parent(text.parent) {

@@ -267,6 +267,39 @@ fn an_article_drops_its_card_list_of_other_stories_only_beside_enough_text_of_it
 }
 
 #[test]
+fn a_products_reviews_are_not_its_main_text_when_its_description_stands_outside_them() {
+    let page = |description: &str| {
+        format!(
+            "<html><head><title>Kettle</title></head><body><main><h1>Kettle</h1>{description}\
+             <div class=\"product-reviews\"><h2>Reviews</h2>{}</div></main></body></html>",
+            "<div class=\"review\"><p>I bought this kettle for my office and it boils water \
+             quickly, quietly and without any trouble at all, five stars.</p></div>"
+                .repeat(4)
+        )
+    };
+    let product = ContentPolicy {
+        without_reviews: true,
+        ..ContentPolicy::default()
+    };
+    let described = page(
+        "<p>A gooseneck kettle with a stopwatch, a hold mode of sixty minutes and a \
+         temperature set to the degree, for pour-over coffee and tea alike.</p>\
+         <p>Its spout pours a thin, steady stream; its base turns all the way round.</p>",
+    );
+    assert!(
+        extract_from(&described, &[])
+            .main_text
+            .contains("five stars")
+    );
+    let main = extract_under(&described, &[], product).main_text;
+    assert!(main.contains("A gooseneck kettle"), "{main}");
+    assert!(!main.contains("five stars"), "{main}");
+    // Hardly a word outside the reviews: they may be all the page says.
+    let bare = extract_under(&page(""), &[], product).main_text;
+    assert!(bare.contains("five stars"), "{bare}");
+}
+
+#[test]
 fn a_section_heading_goes_with_the_text_it_heads_but_a_linked_teaser_title_does_not() {
     // "History [edit]" reads as a link list on its own (half its words are a link); the
     // teaser's title is all link.

@@ -227,6 +227,8 @@ impl PageTypeGuess {
             spread: self.probability >= SURE_OF_TYPE && spreads_its_content(self.page_type),
             page_type: (self.probability >= sure_for_own_model(self.page_type))
                 .then_some(self.page_type),
+            without_reviews: self.page_type == PageType::Product
+                && self.probability >= sure_for_own_model(PageType::Product),
         }
     }
 
