@@ -144,6 +144,19 @@ fn a_product_streamed_by_react_keeps_the_blocks_its_script_moves_into_place() {
 }
 
 #[test]
+fn a_cookie_notice_is_never_the_main_text() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A woodworking article whose cookie bar (`cookie-law-info-bar`) was its whole main text.
+    let line = &score(&[unpacked(dir.path(), "4454")])[0];
+    let main = line["main_text"].as_str().expect("main text");
+    assert!(!main.contains("We use cookies on our website"), "{main}");
+    assert!(
+        main.contains("There are tons of fun easy woodworking projects"),
+        "{main}"
+    );
+}
+
+#[test]
 fn a_products_buyer_reviews_stay_out_of_its_main_text() {
     let dir = tempfile::tempdir().expect("temp dir");
     // A music shop's microphone: the description and specifications are the content (the

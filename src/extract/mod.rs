@@ -16,9 +16,9 @@ mod cards;
 mod headings;
 mod images;
 mod model;
+mod named_blocks;
 mod regions;
 mod repeats;
-mod reviews;
 mod structured;
 mod tables;
 mod trees;
@@ -75,6 +75,9 @@ const MIN_WORDS_BESIDE_CARDS: usize = 150;
 /// Main words a product page needs outside its reviews before they are dropped: fewer, and the
 /// reviews may be all the page says.
 const MIN_WORDS_BESIDE_REVIEWS: usize = 30;
+
+/// Main words a page needs outside its cookie and consent notices before they are dropped.
+const MIN_WORDS_BESIDE_NOTICES: usize = 30;
 
 /// The main text and comments of a page.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -160,6 +163,7 @@ pub fn extract(
             .map(|features| model.probability(features))
             .collect()
     });
+    let notices = named_blocks::within_notices(dom);
     let choose = |policy: ContentPolicy| {
         let chosen = model
             .and_then(|model| {
@@ -184,8 +188,10 @@ pub fn extract(
         } else {
             chosen
         };
+        let chosen = without_blocks(&notices, &facts, chosen, MIN_WORDS_BESIDE_NOTICES);
         if policy.without_reviews {
-            without_reviews(dom, &facts, chosen)
+            let reviews = named_blocks::within_blocks_named(dom, named_blocks::REVIEWS);
+            without_blocks(&reviews, &facts, chosen, MIN_WORDS_BESIDE_REVIEWS)
         } else {
             chosen
         }
@@ -460,20 +466,24 @@ fn without_card_lists(dom: &Dom, facts: &[ParagraphFacts], mut choice: Choice) -
     choice
 }
 
-/// The choice without the paragraphs inside reviews, when at least
-/// [`MIN_WORDS_BESIDE_REVIEWS`] of it stand outside them.
-fn without_reviews(dom: &Dom, facts: &[ParagraphFacts], mut choice: Choice) -> Choice {
-    let in_reviews = reviews::within_reviews(dom);
+/// The choice without the paragraphs inside the elements `within` marks, when at least
+/// `min_words_beside` of it stand outside them.
+fn without_blocks(
+    within: &[bool],
+    facts: &[ParagraphFacts],
+    mut choice: Choice,
+    min_words_beside: usize,
+) -> Choice {
     let outside: usize = choice
         .main
         .iter()
-        .filter(|&&index| !in_reviews[facts[index].anchor.index()])
+        .filter(|&&index| !within[facts[index].anchor.index()])
         .map(|&index| facts[index].words)
         .sum();
-    if outside >= MIN_WORDS_BESIDE_REVIEWS {
+    if outside >= min_words_beside {
         choice
             .main
-            .retain(|&index| !in_reviews[facts[index].anchor.index()]);
+            .retain(|&index| !within[facts[index].anchor.index()]);
     }
     choice
 }

@@ -7,6 +7,8 @@
 //! classes) that say nothing of the text inside them.
 
 use crate::features::vocabulary::{RoleGroup, roles_of};
+
+use super::named_blocks::names_a_notice;
 use crate::page::{Dom, NodeId};
 
 /// The largest share of the page's words an element may hold for its name to count.
@@ -59,6 +61,9 @@ fn named_region(dom: &Dom, id: NodeId, in_article: bool) -> Option<Region> {
         "nav" | "footer" | "aside" | "menu" => return Some(Region::Boilerplate),
         "header" if !in_article => return Some(Region::Boilerplate),
         _ => {}
+    }
+    if names_a_notice(element.attribute("class")) || names_a_notice(element.attribute("id")) {
+        return Some(Region::Boilerplate);
     }
     let roles = roles_of(element.attribute("class"), element.attribute("id"));
     if roles.contains(&RoleGroup::Comment) {
