@@ -144,6 +144,22 @@ fn a_product_streamed_by_react_keeps_the_blocks_its_script_moves_into_place() {
 }
 
 #[test]
+fn a_developers_post_keeps_its_code_examples() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A post on git whose commands sit in one highlighted `<pre>` (`hljs-comment` spans):
+    // before, the code read as readers' comments and the main text kept only the prose.
+    let line = &score(&[unpacked(dir.path(), "0437")])[0];
+    let main = line["main_text"].as_str().expect("main text");
+    assert!(main.contains("git clone <repo url>"), "{main}");
+    assert!(
+        main.contains("# this will stage all of your modified"),
+        "{main}"
+    );
+    let recall = word_recall(main, &gold_content("0437"));
+    assert!(recall > 0.9, "recall {recall:.2}");
+}
+
+#[test]
 fn a_cookie_notice_is_never_the_main_text() {
     let dir = tempfile::tempdir().expect("temp dir");
     // A woodworking article whose cookie bar (`cookie-law-info-bar`) was its whole main text.

@@ -32,14 +32,22 @@ pub fn regions(dom: &Dom) -> Vec<Region> {
     let page_words = words.first().copied().unwrap_or(0).max(1) as f64;
     let mut region = vec![Region::Plain; dom.len()];
     let mut in_article = vec![false; dom.len()];
+    let mut in_code = vec![false; dom.len()];
     for id in dom.ids() {
         let element = dom.element(id);
         let parent = element.parent.map(NodeId::index);
         let inherited = parent.map_or(Region::Plain, |parent| region[parent]);
         in_article[id.index()] = matches!(element.tag.as_str(), "article" | "main")
             || parent.is_some_and(|parent| in_article[parent]);
+        in_code[id.index()] = matches!(element.tag.as_str(), "pre" | "code")
+            || parent.is_some_and(|parent| in_code[parent]);
         let small_enough = (words[id.index()] as f64) < MAX_REGION_SHARE * page_words;
-        region[id.index()] = match named_region(dom, id, in_article[id.index()]) {
+        // Inside code, class names are a highlighter's tokens (`hljs-comment`, Prism's
+        // `token comment`), not regions: a post's code is not its readers' comments.
+        let named = (!in_code[id.index()])
+            .then(|| named_region(dom, id, in_article[id.index()]))
+            .flatten();
+        region[id.index()] = match named {
             Some(named) if small_enough => named,
             _ => inherited,
         };

@@ -323,3 +323,21 @@ fn a_section_heading_goes_with_the_text_it_heads_but_a_linked_teaser_title_does_
          Originally, Mozilla aimed to be a technology provider for other companies."
     );
 }
+
+#[test]
+fn a_posts_code_is_main_text_though_its_highlighter_names_tokens_comment() {
+    let sentence = "<p>Git keeps every version of a project, and these few commands are the ones \
+                    I reach for every single day when I work on my own projects.</p>";
+    let html = format!(
+        "<html><head><title>Git</title></head><body><article><h1>Git</h1>{}\
+         <pre><code><span class=\"hljs-comment\"># initialize a repository here</span>\n\
+         git init\n<span class=\"token comment\"># stage every change</span>\ngit add -A\n\
+         git commit -m \"first\"</code></pre></article></body></html>",
+        sentence.repeat(4)
+    );
+    let main = extract_from(&html, &[]).main_text;
+    assert!(main.contains("Git keeps every version"), "{main}");
+    assert!(main.contains("git add -A"), "{main}");
+    assert!(main.contains("# initialize a repository here"), "{main}");
+    assert!(extract_from(&html, &[]).comments.is_empty());
+}
