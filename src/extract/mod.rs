@@ -355,7 +355,7 @@ fn choose_by_rules(
         })
         .filter(|&index| is_main(&facts[index]))
         .collect();
-    Some(finish_choice(dom, facts, container, main, title))
+    Some(finish_choice(dom, facts, container, &parts, main, title))
 }
 
 /// The main text by the learned model: the element whose subtree holds the most words of likely
@@ -407,7 +407,7 @@ fn choose_by_model(
             }
         })
         .collect();
-    Some(finish_choice(dom, facts, container, main, title))
+    Some(finish_choice(dom, facts, container, &parts, main, title))
 }
 
 /// The chosen main paragraphs headed by the page's headline when it sits before them, with the
@@ -417,11 +417,12 @@ fn finish_choice(
     dom: &Dom,
     facts: &[ParagraphFacts],
     container: NodeId,
+    parts: &[NodeId],
     mut main: Vec<usize>,
     title: &str,
 ) -> Choice {
     main = with_whole_data_tables(dom, facts, main);
-    main = with_code_blocks(dom, facts, container, main);
+    main = with_code_blocks(dom, facts, parts, main);
     if let Some(headline) = headline_before(dom, facts, container, title)
         && main
             .first()
@@ -489,13 +490,14 @@ fn without_blocks(
     choice
 }
 
-/// The chosen paragraphs and the code blocks (`<pre>`) of their container, in document order:
+/// The chosen paragraphs and the code blocks (`<pre>`) of their container and its strong
+/// siblings (`parts`), in document order:
 /// a tutorial's or a developer's post's examples, which a model of sentences scores low (WCXB
 /// 0437, a post on git: recall .41, its commands missing).
 fn with_code_blocks(
     dom: &Dom,
     facts: &[ParagraphFacts],
-    container: NodeId,
+    parts: &[NodeId],
     mut main: Vec<usize>,
 ) -> Vec<usize> {
     if main.is_empty() {
@@ -506,9 +508,9 @@ fn with_code_blocks(
     let code: Vec<usize> = (0..facts.len())
         .filter(|&index| {
             let here = &facts[index];
-            here.region == Region::Plain
+            here.region != Region::Comment
                 && !here.is_link_list()
-                && dom.contains(container, here.anchor)
+                && parts.iter().any(|&part| dom.contains(part, here.anchor))
                 && is_code(here.anchor)
                 && !main.contains(&index)
         })
