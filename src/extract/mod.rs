@@ -36,6 +36,7 @@ pub use model::{
     MAIN_TEXT_MODEL_VERSION, MainTextModel, MainTextModelError, MainTextTraining, PageTypeMainText,
     Selection,
 };
+use regions::regions_and_notices;
 pub use regions::{Region, regions};
 pub use tables::MAX_DATA_CELL_CHARS;
 pub use trees::{BoostedTrees, BoostingSettings, RegressionTree, TreeNode};
@@ -149,7 +150,7 @@ pub fn extract(
     model: Option<&MainTextModel>,
     policy_for: &mut dyn FnMut(&Extracted) -> ContentPolicy,
 ) -> Extracted {
-    let region = regions(dom);
+    let (region, notices) = regions_and_notices(dom);
     let facts = page_facts(dom, paragraphs, templateness, &region);
     let Some(rules) = choose_by_rules(dom, &facts, threshold, title) else {
         return Extracted::default();
@@ -163,7 +164,6 @@ pub fn extract(
             .map(|features| model.probability(features))
             .collect()
     });
-    let notices = named_blocks::within_notices(dom);
     let choose = |policy: ContentPolicy| {
         let chosen = model
             .and_then(|model| {
@@ -452,20 +452,9 @@ fn finish_choice(
 
 /// The choice without its paragraphs inside card lists, when at least
 /// [`MIN_WORDS_BESIDE_CARDS`] main words stand outside them (the headline stays).
-fn without_card_lists(dom: &Dom, facts: &[ParagraphFacts], mut choice: Choice) -> Choice {
+fn without_card_lists(dom: &Dom, facts: &[ParagraphFacts], choice: Choice) -> Choice {
     let in_card_list = cards::within_card_lists(dom);
-    let outside: usize = choice
-        .main
-        .iter()
-        .filter(|&&index| !in_card_list[facts[index].anchor.index()])
-        .map(|&index| facts[index].words)
-        .sum();
-    if outside >= MIN_WORDS_BESIDE_CARDS {
-        choice
-            .main
-            .retain(|&index| !in_card_list[facts[index].anchor.index()]);
-    }
-    choice
+    without_blocks(&in_card_list, facts, choice, MIN_WORDS_BESIDE_CARDS)
 }
 
 /// The choice without the paragraphs inside the elements `within` marks, when at least

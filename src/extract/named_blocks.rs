@@ -5,7 +5,8 @@
 //!   out: 45 of its 119 development product pages carry such blocks (≥ 30 words), and a fifth
 //!   of their words occur in the gold at all. Only under a product's policy: film and product
 //!   *review articles* name their body so.
-//! - **cookie and consent notices** on every page: "We use cookies on our website…" was the
+//! - **cookie and consent notices** on every page (found in the regions' pass,
+//!   `regions::regions_and_notices`): "We use cookies on our website…" was the
 //!   whole main text of a woodworking article (WCXB 4454). Named `consent`, `gdpr`,
 //!   `cookiebot` or `onetrust`, or `cookie(s)` with a word a notice is named by (`notice`,
 //!   `banner`, `bar`, `law` …): a tutorial's section `id="cookies"` is the tutorial (WCXB 0662,
@@ -42,12 +43,6 @@ const NOTICE_KINDS: &[&str] = &[
     "accept",
 ];
 
-/// Per element: whether it is, or sits inside, a cookie or consent notice ([`names_a_notice`]),
-/// one holding less than [`MAX_REGION_SHARE`] of the page's words.
-pub fn within_notices(dom: &Dom) -> Vec<bool> {
-    within(dom, names_a_notice)
-}
-
 /// Whether a `class` or `id` value names a cookie or consent notice.
 pub fn names_a_notice(value: Option<&str>) -> bool {
     names_one_of(value, NOTICE_NAMES)
@@ -59,12 +54,7 @@ pub fn names_a_notice(value: Option<&str>) -> bool {
 /// than [`MAX_REGION_SHARE`] of the page's words (a page wrapper named `has-reviews` is not
 /// one).
 pub fn within_blocks_named(dom: &Dom, tokens: &[&str]) -> Vec<bool> {
-    within(dom, |value| names_one_of(value, tokens))
-}
-
-/// Per element: whether it is, or sits inside, an element holding less than
-/// [`MAX_REGION_SHARE`] of the page's words whose `class` or `id` value `names` accepts.
-fn within(dom: &Dom, names: impl Fn(Option<&str>) -> bool) -> Vec<bool> {
+    let names = |value: Option<&str>| names_one_of(value, tokens);
     let words = subtree_words(dom);
     let page_words = words.first().copied().unwrap_or(0).max(1) as f64;
     let mut within = vec![false; dom.len()];

@@ -28,11 +28,18 @@ pub enum Region {
 /// The region of every element: the innermost named region around it (itself included), or
 /// [`Region::Plain`].
 pub fn regions(dom: &Dom) -> Vec<Region> {
+    regions_and_notices(dom).0
+}
+
+/// [`regions`], and per element whether it is, or sits inside, a cookie or consent notice
+/// ([`names_a_notice`]; a boilerplate region too), from the same pass over the class names.
+pub fn regions_and_notices(dom: &Dom) -> (Vec<Region>, Vec<bool>) {
     let words = subtree_words(dom);
     let page_words = words.first().copied().unwrap_or(0).max(1) as f64;
     let mut region = vec![Region::Plain; dom.len()];
     let mut in_article = vec![false; dom.len()];
     let mut in_code = vec![false; dom.len()];
+    let mut in_notice = vec![false; dom.len()];
     for id in dom.ids() {
         let element = dom.element(id);
         let parent = element.parent.map(NodeId::index);
@@ -44,15 +51,24 @@ pub fn regions(dom: &Dom) -> Vec<Region> {
         let small_enough = (words[id.index()] as f64) < MAX_REGION_SHARE * page_words;
         // Inside code, class names are a highlighter's tokens (`hljs-comment`, Prism's
         // `token comment`), not regions: a post's code is not its readers' comments.
-        let named = (!in_code[id.index()])
-            .then(|| named_region(dom, id, in_article[id.index()]))
-            .flatten();
+        let notice = !in_code[id.index()]
+            && (names_a_notice(element.attribute("class"))
+                || names_a_notice(element.attribute("id")));
+        in_notice[id.index()] =
+            parent.is_some_and(|parent| in_notice[parent]) || (notice && small_enough);
+        let named = if in_code[id.index()] {
+            None
+        } else if notice {
+            Some(Region::Boilerplate)
+        } else {
+            named_region(dom, id, in_article[id.index()])
+        };
         region[id.index()] = match named {
             Some(named) if small_enough => named,
             _ => inherited,
         };
     }
-    region
+    (region, in_notice)
 }
 
 /// The region an element's own tag, landmark role or `class`/`id` names, if any.
@@ -69,9 +85,6 @@ fn named_region(dom: &Dom, id: NodeId, in_article: bool) -> Option<Region> {
         "nav" | "footer" | "aside" | "menu" => return Some(Region::Boilerplate),
         "header" if !in_article => return Some(Region::Boilerplate),
         _ => {}
-    }
-    if names_a_notice(element.attribute("class")) || names_a_notice(element.attribute("id")) {
-        return Some(Region::Boilerplate);
     }
     let roles = roles_of(element.attribute("class"), element.attribute("id"));
     if roles.contains(&RoleGroup::Comment) {
