@@ -480,28 +480,31 @@ fn without_blocks(
 }
 
 /// The chosen paragraphs and the code blocks (`<pre>`) of their container and its strong
-/// siblings (`parts`), in document order:
-/// a tutorial's or a developer's post's examples, which a model of sentences scores low (WCXB
-/// 0437, a post on git: recall .41, its commands missing).
+/// siblings (`parts`), in document order: a tutorial's or a developer's post's examples, which
+/// a model of sentences scores low (WCXB 0437, a post on git: recall .41, its commands missing).
 fn with_code_blocks(
     dom: &Dom,
     facts: &[ParagraphFacts],
     parts: &[NodeId],
     mut main: Vec<usize>,
 ) -> Vec<usize> {
-    if main.is_empty() {
+    if main.is_empty() || dom.first_with_tag("pre").is_none() {
         return main;
+    }
+    let mut chosen = vec![false; facts.len()];
+    for &index in &main {
+        chosen[index] = true;
     }
     let is_code =
         |id: NodeId| dom.element(id).tag == "pre" || dom.nearest_ancestor(id, "pre").is_some();
     let code: Vec<usize> = (0..facts.len())
         .filter(|&index| {
             let here = &facts[index];
-            here.region != Region::Comment
+            !chosen[index]
+                && here.region != Region::Comment
                 && !here.is_link_list()
-                && parts.iter().any(|&part| dom.contains(part, here.anchor))
                 && is_code(here.anchor)
-                && !main.contains(&index)
+                && parts.iter().any(|&part| dom.contains(part, here.anchor))
         })
         .collect();
     if !code.is_empty() {
