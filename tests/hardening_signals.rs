@@ -357,11 +357,15 @@ fn assert_a_batch_leaves_nothing_in(temporary: &Path) {
     );
     many_pages(pages.path(), 3);
     let marker = format!("batch-{}", std::process::id());
-    let scored = scoring(&marker, cache.path())
+    let pagelevel = scoring(&marker, cache.path())
         .env("TMPDIR", temporary)
         .arg(pages.path())
-        .output()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .expect("pagelevel runs");
+    let pid = pagelevel.id();
+    let scored = pagelevel.wait_with_output().expect("pagelevel ends");
     assert!(
         scored.status.success(),
         "{}",
@@ -369,6 +373,15 @@ fn assert_a_batch_leaves_nothing_in(temporary: &Path) {
     );
     assert_eq!(String::from_utf8_lossy(&scored.stdout).lines().count(), 3);
     assert_eq!(entries(temporary), Vec::<String>::new(), "left in TMPDIR");
+    // A browser whose profile cannot hold its socket path gets a directory of its own in /tmp.
+    let of_this_run = format!("pagelevel-chromium-{pid}-");
+    let left_in_tmp: Vec<String> = std::fs::read_dir("/tmp")
+        .expect("/tmp")
+        .flatten()
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(&of_this_run))
+        .collect();
+    assert_eq!(left_in_tmp, Vec::<String>::new(), "left in /tmp");
 }
 
 #[test]

@@ -20,10 +20,12 @@
 //! - **Nothing else in the temporary directory.** Chromium makes a directory there for its
 //!   single-instance socket (`org.chromium.Chromium.XXXXXX`, linked from the profile as
 //!   `SingletonSocket`) and removes it only on a clean exit, which a killed browser never has:
-//!   one left per run. So the browser's `TMPDIR` is its profile, and when a profile is removed
-//!   the socket directory its link names goes first, wherever it is (a `TMPDIR` too long for the
-//!   socket's path in the profile keeps the caller's: Chromium aborts on a socket path over 107
-//!   bytes).
+//!   one left per run. So the browser's `TMPDIR` is a directory of ours, removed with the
+//!   browser: its profile, or, when the caller's `TMPDIR` is too long for the socket's path in
+//!   a profile (Chromium aborts on a socket path over 107 bytes), a directory of the same name
+//!   in `/tmp`. Whatever Chromium makes there, whenever it makes it, goes with that directory.
+//!   Only when neither fits does the browser keep the caller's `TMPDIR`, and then the socket
+//!   directory the profile's link names is removed before the profile.
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader};
@@ -68,6 +70,10 @@ const SINGLETON_DIRECTORY_PREFIX: &str = "org.chromium.Chromium.";
 const MAX_SOCKET_PATH: usize = 107;
 const SINGLETON_SOCKET_SUFFIX: usize = 1 + SINGLETON_DIRECTORY_PREFIX.len() + 6 + 1 + 15;
 
+/// Where a browser's own temporary directory is made when the caller's `TMPDIR` is too long to
+/// hold Chromium's socket path under a profile: short on every Unix.
+const SHORT_TEMPORARY_DIRECTORY: &str = "/tmp";
+
 /// How many of the last lines Chromium printed a launch failure quotes.
 const QUOTED_LINES: usize = 3;
 
@@ -78,9 +84,10 @@ const EXIT_GRACE: Duration = Duration::from_millis(200);
 /// How long [`stop_all_browsers`] waits for the rest of a killed browser's process group.
 const GROUP_EXIT_WAIT: Duration = Duration::from_secs(2);
 
-/// The browsers alive now (process group, profile directory), and whether new ones are refused.
+/// The browsers alive now (process group, the directories made for it: profile first), and
+/// whether new ones are refused.
 struct LiveBrowsers {
-    groups: Vec<(u32, PathBuf)>,
+    groups: Vec<(u32, Vec<PathBuf>)>,
     stopping: bool,
 }
 
@@ -117,7 +124,7 @@ pub fn stop_all_browsers() -> usize {
         kill_group(*group);
     }
     let deadline = Instant::now() + GROUP_EXIT_WAIT;
-    for (group, profile) in &browsers {
+    for (group, directories) in &browsers {
         let Ok(group) = libc::pid_t::try_from(*group) else {
             continue;
         };
@@ -129,16 +136,30 @@ pub fn stop_all_browsers() -> usize {
         while group_has_a_running_process(group) && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(10));
         }
-        remove_singleton_directory(profile);
-        let _ = std::fs::remove_dir_all(profile);
+        if let Some(profile) = directories.first() {
+            remove_singleton_directory(profile);
+        }
+        for directory in directories {
+            let _ = std::fs::remove_dir_all(directory);
+        }
     }
     browsers.len()
 }
 
-/// Removes the browser profiles left in the temporary directory by pagelevel processes that no
-/// longer exist: a SIGKILL gives a process no chance to remove its own.
+/// Removes the browser profiles (and browsers' own temporary directories) left in the temporary
+/// directory and in `/tmp` by pagelevel processes that no longer exist: a SIGKILL gives a
+/// process no chance to remove its own.
 fn remove_profiles_of_ended_runs() {
-    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+    let temporary = std::env::temp_dir();
+    let short = Path::new(SHORT_TEMPORARY_DIRECTORY);
+    remove_directories_of_ended_runs_in(&temporary);
+    if temporary != short {
+        remove_directories_of_ended_runs_in(short);
+    }
+}
+
+fn remove_directories_of_ended_runs_in(directory: &Path) {
+    let Ok(entries) = std::fs::read_dir(directory) else {
         return;
     };
     for entry in entries.flatten() {
@@ -199,14 +220,43 @@ fn group_has_a_running_process(group: libc::pid_t) -> bool {
     })
 }
 
+/// Whether Chromium's single-instance socket path fits under `directory` as its `TMPDIR`.
+fn holds_a_socket_path(directory: &Path) -> bool {
+    directory.as_os_str().len() + SINGLETON_SOCKET_SUFFIX <= MAX_SOCKET_PATH
+}
+
+/// A fresh directory named for this process (so a later run removes it once the process is
+/// gone) in `parent`, or in the temporary directory.
+fn directory_of_this_run(parent: Option<&Path>) -> std::io::Result<tempfile::TempDir> {
+    let prefix = format!("{PROFILE_PREFIX}{}-", std::process::id());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix);
+    match parent {
+        Some(parent) => builder.tempdir_in(parent),
+        None => builder.tempdir(),
+    }
+}
+
+/// The browser's own `TMPDIR` when its profile cannot be: a directory in `/tmp` if Chromium's
+/// socket path fits there; `None` (the caller's `TMPDIR` stays) otherwise.
+fn own_temporary_directory(profile: &Path) -> Option<tempfile::TempDir> {
+    if holds_a_socket_path(profile) {
+        return None;
+    }
+    directory_of_this_run(Some(Path::new(SHORT_TEMPORARY_DIRECTORY)))
+        .ok()
+        .filter(|directory| holds_a_socket_path(directory.path()))
+}
+
 /// The command that starts `chromium` with the base arguments and `arguments` in a session of
 /// its own with a parent-death signal, `devtools` as its descriptors 3 and 4, `profile` as its
-/// user data directory and, when Chromium's socket path fits in it, its `TMPDIR`.
+/// user data directory and `temporary` as its `TMPDIR` (none: the caller's).
 fn browser_command(
     chromium: &Path,
     arguments: &[OsString],
     devtools: &BrowserEnds,
     profile: &Path,
+    temporary: Option<&Path>,
 ) -> Command {
     let mut user_data_dir = OsString::from("--user-data-dir=");
     user_data_dir.push(profile);
@@ -218,8 +268,8 @@ fn browser_command(
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
-    if profile.as_os_str().len() + SINGLETON_SOCKET_SUFFIX <= MAX_SOCKET_PATH {
-        command.env("TMPDIR", profile);
+    if let Some(temporary) = temporary {
+        command.env("TMPDIR", temporary);
     }
     let parent = std::process::id();
     let devtools = devtools.raw();
@@ -246,8 +296,11 @@ pub struct ChromiumProcess {
     child: Child,
     // The only way to the browser's DevTools; its thread ends when the browser does.
     bridge: DevToolsBridge,
-    // A fresh profile per browser (and its `TMPDIR`); removed after the browser is gone.
+    // A fresh profile per browser (and its `TMPDIR` when Chromium's socket path fits there);
+    // removed after the browser is gone.
     profile: tempfile::TempDir,
+    // The browser's `TMPDIR` when its profile's path is too long for it; removed with it.
+    own_temporary: Option<tempfile::TempDir>,
 }
 
 impl ChromiumProcess {
@@ -272,19 +325,31 @@ impl ChromiumProcess {
                 "pagelevel is stopping; no new browser is started".into(),
             ));
         }
-        let profile = tempfile::Builder::new()
-            .prefix(&format!("{PROFILE_PREFIX}{}-", std::process::id()))
-            .tempdir()
-            .map_err(|error| {
-                RenderError::Launch(format!(
-                    "cannot create a browser profile directory: {error}"
-                ))
-            })?;
-        let command = browser_command(chromium, arguments, &browser_ends, profile.path());
+        let profile = directory_of_this_run(None).map_err(|error| {
+            RenderError::Launch(format!(
+                "cannot create a browser profile directory: {error}"
+            ))
+        })?;
+        let own_temporary = own_temporary_directory(profile.path());
+        let temporary = match &own_temporary {
+            Some(directory) => Some(directory.path()),
+            None => holds_a_socket_path(profile.path()).then_some(profile.path()),
+        };
+        let command = browser_command(
+            chromium,
+            arguments,
+            &browser_ends,
+            profile.path(),
+            temporary,
+        );
         let mut child = spawn_from_launcher_thread(command).map_err(|error| {
             RenderError::Launch(format!("cannot run {}: {error}", chromium.display()))
         })?;
-        live.groups.push((child.id(), profile.path().to_path_buf()));
+        let directories = std::iter::once(&profile)
+            .chain(&own_temporary)
+            .map(|directory| directory.path().to_path_buf())
+            .collect();
+        live.groups.push((child.id(), directories));
         drop(live);
         // Only the browser holds these now: when it ends, its pipe reads as closed.
         drop(browser_ends);
@@ -302,11 +367,13 @@ impl ChromiumProcess {
         };
         let bridge = bridge.inspect_err(|_| {
             let _ = end_browser(&mut child);
+            remove_singleton_directory(profile.path());
         })?;
         Ok(ChromiumProcess {
             child,
             bridge,
             profile,
+            own_temporary,
         })
     }
 
@@ -414,9 +481,12 @@ fn end_browser(browser: &mut Child) -> std::io::Result<std::process::ExitStatus>
 impl Drop for ChromiumProcess {
     fn drop(&mut self) {
         let _ = end_browser(&mut self.child);
-        // The bridge (its thread ends with the browser's pipe) and the profile itself go with
-        // their fields, after this.
         remove_singleton_directory(self.profile.path());
+        if let Some(own_temporary) = self.own_temporary.take() {
+            let _ = own_temporary.close();
+        }
+        // The bridge (its thread ends with the browser's pipe) and the profile go with their
+        // fields, after this.
     }
 }
 
@@ -476,6 +546,24 @@ mod tests {
         );
         let without_link = tempfile::tempdir_in(temporary.path()).expect("profile");
         remove_singleton_directory(without_link.path());
+    }
+
+    #[test]
+    fn a_browser_gets_a_temporary_directory_of_its_own_only_when_its_profile_cannot_be_it() {
+        let short = tempfile::tempdir().expect("dir");
+        assert!(own_temporary_directory(short.path()).is_none());
+        let long = short.path().join("p".repeat(MAX_SOCKET_PATH));
+        let own = own_temporary_directory(&long).expect("a directory in /tmp");
+        assert!(own.path().starts_with(SHORT_TEMPORARY_DIRECTORY));
+        assert!(holds_a_socket_path(own.path()));
+        let name = own.path().file_name().and_then(|name| name.to_str());
+        assert!(
+            name.is_some_and(|name| name.starts_with(&format!(
+                "{PROFILE_PREFIX}{}-",
+                std::process::id()
+            ))),
+            "named for the sweep of ended runs: {name:?}"
+        );
     }
 
     #[test]
