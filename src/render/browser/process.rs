@@ -558,10 +558,9 @@ mod tests {
         assert!(holds_a_socket_path(own.path()));
         let name = own.path().file_name().and_then(|name| name.to_str());
         assert!(
-            name.is_some_and(|name| name.starts_with(&format!(
-                "{PROFILE_PREFIX}{}-",
-                std::process::id()
-            ))),
+            name.is_some_and(
+                |name| name.starts_with(&format!("{PROFILE_PREFIX}{}-", std::process::id()))
+            ),
             "named for the sweep of ended runs: {name:?}"
         );
     }
