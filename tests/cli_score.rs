@@ -26,6 +26,49 @@ fn score_json(cache: &Path, extra: &[&str]) -> Value {
 }
 
 #[test]
+fn regions_group_the_sections_into_the_pages_few_large_blocks() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let page = score_json(cache.path(), &[]);
+    let nodes = page["nodes"].as_array().expect("nodes");
+    let id = |value: &Value| value.as_u64().expect("an element id") as usize;
+    let is_within = |inner: usize, outer: usize| {
+        let mut current = Some(inner);
+        while let Some(node) = current {
+            if node == outer {
+                return true;
+            }
+            current = nodes[node]["parent"].as_u64().map(|parent| parent as usize);
+        }
+        false
+    };
+    let mut regions: Vec<usize> = nodes.iter().map(|node| id(&node["region"])).collect();
+    for (index, &region) in regions.iter().enumerate() {
+        assert!(
+            is_within(index, region),
+            "node {index} outside its region {region}"
+        );
+    }
+    regions.sort_unstable();
+    regions.dedup();
+    let sections = page["sections"].as_array().expect("sections");
+    assert!(
+        (2..sections.len()).contains(&regions.len()),
+        "{} regions for {} sections",
+        regions.len(),
+        sections.len()
+    );
+    for section in sections {
+        assert!(regions.contains(&id(&section["region"])));
+    }
+    // gnu.org's footer band (copyright, licence, contact) is a region of its own.
+    let footer = nodes
+        .iter()
+        .position(|node| node["xpath"] == "/html[1]/body[1]/div[3]/div[5]")
+        .expect("the footer band");
+    assert_eq!(id(&nodes[footer]["region"]), footer);
+}
+
+#[test]
 fn score_gives_every_node_a_verdict_and_separates_the_gnu_article_from_the_footer() {
     let cache = tempfile::tempdir().expect("temp dir");
     let page = score_json(cache.path(), &[]);

@@ -65,6 +65,8 @@ pub struct Segmentation {
     /// The section root of each element, indexed by [`NodeId::index`]; for Basic, the element
     /// that owns its score (every scored element a section of its own).
     pub section: Vec<NodeId>,
+    /// The region root of each element, for a run that cuts regions as well as sections.
+    pub region: Option<Vec<NodeId>>,
     /// The smoothed run's content floor: the threshold it applies on this page for a given
     /// configured one (`None` for Basic, which thresholds the classifier as the paper does).
     pub floor: Option<ContentFloor>,
@@ -78,6 +80,7 @@ impl Segmentation {
             floor: content_floor.then(|| segmented.floor.clone()),
             element_score,
             section: segmented.nodes.iter().map(|node| node.section).collect(),
+            region: Some(segmented.nodes.iter().map(|node| node.region).collect()),
         }
     }
 
@@ -89,6 +92,7 @@ impl Segmentation {
         Segmentation {
             element_score,
             section,
+            region: None,
             floor: None,
         }
     }
@@ -105,7 +109,12 @@ impl Segmentation {
             .iter()
             .map(|&score| score >= threshold)
             .collect();
-        Verdicts::of_elements(text, &template, with_sections.then_some(&self.section[..]))
+        let verdicts =
+            Verdicts::of_elements(text, &template, with_sections.then_some(&self.section[..]));
+        match (&self.region, with_sections) {
+            (Some(region), true) => verdicts.with_regions(text, region),
+            _ => verdicts,
+        }
     }
 }
 
@@ -382,6 +391,7 @@ mod tests {
                     smoothed,
                     template: smoothed.unwrap_or(0.0) >= 0.5,
                     section: NodeId(section),
+                    region: NodeId(section),
                 })
                 .collect(),
             sections: Vec::new(),

@@ -68,6 +68,7 @@ pub fn merge_verdicts(
         leaf_template,
         link_template,
         leaf_group: Some(leaf_group),
+        leaf_region: None,
     }
 }
 

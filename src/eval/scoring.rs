@@ -24,6 +24,9 @@ pub struct Verdicts {
     pub link_template: Vec<bool>,
     /// The segment of each leaf (any label; only equality matters), when the variant segments.
     pub leaf_group: Option<Vec<u32>>,
+    /// The region of each leaf (a coarser segmentation, scored against the gold's level-1
+    /// blocks), when the variant has one; else its segments stand for its regions.
+    pub leaf_region: Option<Vec<u32>>,
 }
 
 impl Verdicts {
@@ -34,18 +37,24 @@ impl Verdicts {
         Verdicts {
             leaf_template: text.leaves.iter().map(|leaf| flag(leaf.element)).collect(),
             link_template: text.links.iter().map(|&link| flag(link)).collect(),
-            leaf_group: section.map(|section| {
-                text.leaves
-                    .iter()
-                    .map(|leaf| {
-                        section
-                            .get(leaf.element.index())
-                            .map_or(u32::MAX, |id| id.0)
-                    })
-                    .collect()
-            }),
+            leaf_group: section.map(|section| leaf_groups(text, section)),
+            leaf_region: None,
         }
     }
+
+    /// These verdicts with `region`, the region root of every element, as the leaves' regions.
+    pub fn with_regions(mut self, text: &PageText, region: &[NodeId]) -> Verdicts {
+        self.leaf_region = Some(leaf_groups(text, region));
+        self
+    }
+}
+
+/// The group root (`root`, per element) of every leaf's element, as its label.
+fn leaf_groups(text: &PageText, root: &[NodeId]) -> Vec<u32> {
+    text.leaves
+        .iter()
+        .map(|leaf| root.get(leaf.element.index()).map_or(u32::MAX, |id| id.0))
+        .collect()
 }
 
 /// A page's gold, aligned to its words.
@@ -124,7 +133,12 @@ pub fn score_page(text: &PageText, gold: &PageGold, verdicts: &Verdicts) -> Page
     );
     let (ari, ari_level2) = match (&gold.truth.blocks, &verdicts.leaf_group) {
         (Some(blocks), Some(groups)) => (
-            segmentation_ari(text, blocks, groups, BlockLevel::Top),
+            segmentation_ari(
+                text,
+                blocks,
+                verdicts.leaf_region.as_deref().unwrap_or(groups),
+                BlockLevel::Top,
+            ),
             segmentation_ari(text, blocks, groups, BlockLevel::UpToLevel2),
         ),
         _ => (None, None),
@@ -267,6 +281,7 @@ mod tests {
             leaf_template: vec![true, false, true],
             link_template: vec![true, false, true],
             leaf_group: None,
+            leaf_region: None,
         };
         let scores = score_page(&page(), &gold, &verdicts);
         let counts = |tp, fp, fn_| Counts { tp, fp, fn_ };
@@ -285,6 +300,7 @@ mod tests {
             leaf_template: vec![true, true, true],
             link_template: vec![true, true, true],
             leaf_group: None,
+            leaf_region: None,
         };
         let scores = score_page(&page(), &gold, &verdicts);
         assert_eq!(scores.text.tp + scores.text.fp + scores.text.fn_, 3);
@@ -313,6 +329,7 @@ mod tests {
             leaf_template: vec![true],
             link_template: vec![true],
             leaf_group: None,
+            leaf_region: None,
         };
         let tie = score_page(&text, &gold(vec![T, C], ""), &verdicts);
         assert_eq!(tie.links.fp, 1);

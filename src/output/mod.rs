@@ -50,6 +50,10 @@ pub struct NodeOutput {
     /// The id of the root of the section the element belongs to.
     #[schemars(with = "u32")]
     pub section: NodeId,
+    /// The id of the root of the region the element belongs to: one of the page's few large
+    /// blocks (header, content, a side column, footer), each holding one or more sections.
+    #[schemars(with = "u32")]
+    pub region: NodeId,
 }
 
 /// The JSON output of one page (`--format json`).
@@ -213,6 +217,7 @@ pub fn page_output(scored: &ScoredPage, markdown: MarkdownOptions) -> PageOutput
                 smoothed: verdict.smoothed,
                 template: verdict.template,
                 section: verdict.section,
+                region: verdict.region,
             }
         })
         .collect();
@@ -281,6 +286,8 @@ pub struct NodeRow<'a> {
     pub template: bool,
     /// The id of the element's section root.
     pub section: u32,
+    /// The id of the element's region root.
+    pub region: u32,
 }
 
 /// Writes a page's nodes as CSV rows (the header is written once by the writer).
@@ -307,6 +314,7 @@ pub fn write_csv_rows<W: std::io::Write>(
             smoothed: verdict.smoothed,
             template: verdict.template,
             section: verdict.section.0,
+            region: verdict.region.0,
         })?;
     }
     Ok(())

@@ -45,6 +45,10 @@ pub struct SectionLine {
     /// The id of the section's root element (document order; `<html>` is 0).
     #[schemars(with = "u32")]
     pub section: NodeId,
+    /// The id of the root element of the region holding the section: one of the page's few
+    /// large blocks (header, content, a side column, footer); sections of one region share it.
+    #[schemars(with = "u32")]
+    pub region: NodeId,
     /// The root element's tag.
     pub tag: String,
     /// The root element's absolute XPath.
@@ -146,6 +150,7 @@ pub fn section_lines(
             SectionLine {
                 page: page_name.to_string(),
                 section: section.id,
+                region: segmented.nodes[section.id.index()].region,
                 tag: dom.element(section.id).tag.clone(),
                 xpath: dom.xpath(section.id),
                 templateness: section.score,

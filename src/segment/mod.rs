@@ -27,6 +27,8 @@ pub struct NodeVerdict {
     pub template: bool,
     /// The root of the section the node belongs to.
     pub section: NodeId,
+    /// The root of the region (one of the page's few large blocks) the node belongs to.
+    pub region: NodeId,
 }
 
 /// A section: a subtree where the smoothed value is constant (minus nested sections).
@@ -41,6 +43,10 @@ pub struct Section {
     pub template: bool,
     /// Visible characters of text belonging to this section (not to a nested one).
     pub text_chars: usize,
+    /// The id of the root element of the region holding the section (one of the page's few
+    /// large blocks: header, content, a side column, footer).
+    #[schemars(with = "u32")]
+    pub region: NodeId,
 }
 
 /// A scored page.
@@ -92,6 +98,7 @@ pub fn segment(
             smoothed: smoothed.own_smoothed[id.index()],
             template: templateness[id.index()] >= threshold,
             section: smoothed.section_of[id.index()],
+            region: smoothed.region_of[id.index()],
         })
         .collect();
     let mut smoothed_sections = smoothed.sections.clone();
@@ -111,6 +118,7 @@ pub fn segment(
             score,
             template: score >= threshold,
             text_chars: 0,
+            region: smoothed.region_of[id.index()],
         })
         .collect();
     let chars = visible_text_chars(dom, &text_visible);

@@ -35,6 +35,7 @@ mod json;
 mod page;
 mod paper;
 pub mod penalty;
+mod regions;
 mod tree;
 
 pub use error::{PenaltyError, SmoothError, TreeError};
@@ -43,6 +44,9 @@ pub use json::{ProblemJsonError, SmoothingJson};
 pub use page::{NodeWeight, PageSmoothError, PageSmoothing, SmoothedPage, smooth_page};
 pub use paper::PAPER_TABLE_LIMIT_BYTES;
 pub use penalty::{Penalty, PenaltyScheme, VisibleTree, penalties, roll_up_hidden};
+pub use regions::{
+    MIN_REGION_AREA_SHARE, REGION_PENALTY_FACTOR, WRAPPER_AREA_SHARE, group_roots, region_penalties,
+};
 pub use tree::RootedTree;
 
 /// Which exact algorithm solves the problem; both return an optimum of the same cost.

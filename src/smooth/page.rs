@@ -13,6 +13,7 @@ use thiserror::Error;
 
 use super::{Algorithm, Penalty};
 use super::{PenaltyError, SmoothError, SmoothingProblem, penalties, roll_up_hidden, smooth_with};
+use super::{group_roots, region_penalties};
 use crate::features::PageFeatures;
 use crate::layout::LaidOutPage;
 use crate::model::TemplateModel;
@@ -80,6 +81,10 @@ pub struct SmoothedPage {
     pub templateness: Vec<f64>,
     /// The root of the section each element belongs to.
     pub section_of: Vec<NodeId>,
+    /// The root of the region each element belongs to: the page's few large blocks, from a
+    /// second solve with dearer cuts that start only at tiles ([`super::region_penalties`]);
+    /// Basic's regions are its sections.
+    pub region_of: Vec<NodeId>,
     /// Section roots in document order with their smoothed value.
     pub sections: Vec<(NodeId, f64)>,
     /// Objective value of the smoothing (0 for Basic).
@@ -119,7 +124,7 @@ pub fn smooth_page(
         .iter()
         .map(|&i| scores[tree.original[i]].unwrap_or(0.0).clamp(0.0, 1.0))
         .collect();
-    let (smoothed, cost, section_starts) = match *smoothing {
+    let (smoothed, cost, section_starts, region_starts) = match *smoothing {
         PageSmoothing::Smooth {
             penalty,
             weight,
@@ -127,9 +132,24 @@ pub fn smooth_page(
         } => {
             let gamma = penalties(&visible.parent, &visible.select(&area), penalty)?;
             let weight = node_weights(&visible.weight, &visible.select(&area), weight);
-            let problem = SmoothingProblem::new(&visible.parent, visible_scores, weight, gamma)?;
+            let region_gamma =
+                region_penalties(&visible.parent, &visible.select(&area), &weight, &gamma);
+            let problem = SmoothingProblem::new(
+                &visible.parent,
+                visible_scores.clone(),
+                weight.clone(),
+                gamma,
+            )?;
             let solution = smooth_with(&problem, algorithm)?;
-            (solution.smoothed, solution.cost, solution.sections)
+            let regions =
+                SmoothingProblem::new(&visible.parent, visible_scores, weight, region_gamma)?;
+            let regions = smooth_with(&regions, algorithm)?;
+            (
+                solution.smoothed,
+                solution.cost,
+                solution.sections,
+                regions.sections,
+            )
         }
         PageSmoothing::Basic { threshold } => {
             // A section starts wherever the decision changes from the parent's.
@@ -139,27 +159,18 @@ pub fn smooth_page(
                     visible.parent[v]
                         .is_none_or(|p| decide(visible_scores[v]) != decide(visible_scores[p]))
                 })
-                .collect();
-            (visible_scores, 0.0, starts)
+                .collect::<Vec<usize>>();
+            (visible_scores, 0.0, starts.clone(), starts)
         }
     };
 
-    // Section root of every visible node: itself if it starts one, else its parent's.
-    let mut is_start = vec![false; visible.len()];
-    for &v in &section_starts {
-        is_start[v] = true;
-    }
-    let mut section_of_visible = vec![0usize; visible.len()];
-    for v in 0..visible.len() {
-        section_of_visible[v] = match visible.parent[v] {
-            Some(p) if !is_start[v] => section_of_visible[p],
-            _ => v,
-        };
-    }
+    let section_of_visible = group_roots(&visible.parent, &section_starts);
+    let region_of_visible = group_roots(&visible.parent, &region_starts);
     let to_node = |v: usize| NodeId(tree.original[visible.original[v]] as u32);
     let dom = &laid_out.page.dom;
     let mut templateness = Vec::with_capacity(dom.len());
     let mut section_of = Vec::with_capacity(dom.len());
+    let mut region_of = Vec::with_capacity(dom.len());
     let mut own_smoothed = Vec::with_capacity(dom.len());
     for id in dom.ids() {
         let laid_out_index = tree.representative[id.index()];
@@ -168,6 +179,7 @@ pub fn smooth_page(
             tree.original[laid_out_index] == id.index() && visible.original[v] == laid_out_index;
         templateness.push(smoothed[v]);
         section_of.push(to_node(section_of_visible[v]));
+        region_of.push(to_node(region_of_visible[v]));
         own_smoothed.push(own.then_some(smoothed[v]));
         if !own {
             scores[id.index()] = None;
@@ -183,6 +195,7 @@ pub fn smooth_page(
         own_smoothed,
         templateness,
         section_of,
+        region_of,
         sections,
         cost,
         smooth_ms: started.elapsed().as_secs_f64() * 1000.0,
