@@ -370,6 +370,21 @@ fn a_chromium_report_shows_the_screenshot_with_sections_outlined_in_a_real_brows
             "{mark:?} off the picture {picture_box:?}"
         );
     }
+    // The regions, the page's few large blocks, are outlined on the picture too.
+    let regions = marks("region");
+    assert!(
+        (3..outlines.len()).contains(&regions.len()),
+        "{} regions outlined for {} sections",
+        regions.len(),
+        outlines.len()
+    );
+    for region in &regions {
+        assert!(
+            region.x >= picture_box.x - 1.0
+                && region.x + region.width <= picture_box.x + picture_box.width + 1.0,
+            "{region:?} off the picture {picture_box:?}"
+        );
+    }
     let side_text = dom.text(
         dom.ids()
             .find(|&id| dom.element(id).attribute("class") == Some("content main"))

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use base64::Engine;
 
+use crate::page::NodeId;
 use crate::pipeline::ScoredPage;
 use crate::render::SCREENSHOT_MAX_HEIGHT;
 
@@ -50,7 +51,17 @@ pub fn html_report(scored: &ScoredPage, name: &str) -> String {
     let threshold = scored.segmented.threshold;
     let rendered = &scored.laid_out;
     let dom = &rendered.page.dom;
-    let width = rendered.layout.page_width.max(1.0);
+    // A wireframe is as wide as the page's root box: pictures overflowing it (a product page's
+    // 2,000 px photos) would widen the picture's frame past everything drawn and push the side
+    // column off the screen (the wireframe clips them). A screenshot is as wide as it was taken.
+    let root_width = rendered
+        .layout_box(NodeId(0))
+        .map(|root| root.x + root.width);
+    let width = match (&rendered.screenshot, root_width) {
+        (None, Some(root_width)) if root_width > 0.0 => root_width.min(rendered.layout.page_width),
+        _ => rendered.layout.page_width,
+    }
+    .max(1.0);
     let shown_height = rendered
         .layout
         .page_height
@@ -81,6 +92,37 @@ pub fn html_report(scored: &ScoredPage, name: &str) -> String {
             } else {
                 "content"
             },
+        );
+    }
+    // The regions (the page's few large blocks) outlined over their sections; the root's region
+    // is the page itself.
+    let mut regions: Vec<NodeId> = scored
+        .segmented
+        .nodes
+        .iter()
+        .map(|node| node.region)
+        .filter(|&region| region != NodeId(0))
+        .collect();
+    regions.sort_unstable();
+    regions.dedup();
+    let region_count = regions.len() + 1;
+    for region in regions {
+        let Some(layout_box) = rendered.layout_box(region) else {
+            continue;
+        };
+        if layout_box.area() < MIN_DRAWN_AREA || layout_box.y >= shown_height {
+            continue;
+        }
+        let height = layout_box.height.min(shown_height - layout_box.y);
+        let _ = write!(
+            boxes,
+            r#"<div class="region" style="left:{:.1}px;top:{:.1}px;width:{:.1}px;height:{:.1}px" title="region: &lt;{}&gt; #{}"></div>"#,
+            layout_box.x * PICTURE_SCALE,
+            layout_box.y * PICTURE_SCALE,
+            layout_box.width * PICTURE_SCALE,
+            height * PICTURE_SCALE,
+            escape(&dom.element(region).tag),
+            region.0,
         );
     }
     let extracted = &scored.extracted;
@@ -149,9 +191,10 @@ pub fn html_report(scored: &ScoredPage, name: &str) -> String {
         }
         let _ = write!(
             rows,
-            r#"<tr><td><span class="swatch" style="background:{}"></span>{}</td><td>&lt;{}&gt;</td><td>{:.2}</td><td>{}</td><td>{}</td></tr>"#,
+            r#"<tr><td><span class="swatch" style="background:{}"></span>{}</td><td>{}</td><td>&lt;{}&gt;</td><td>{:.2}</td><td>{}</td><td>{}</td></tr>"#,
             colour(section.score),
             section.id.0,
+            section.region.0,
             escape(&dom.element(section.id).tag),
             section.score,
             if section.template {
@@ -185,6 +228,7 @@ h1 {{ font-size: 18px; margin: 0 0 4px; }}
 .picture img {{ display: block; }}
 .section {{ position: absolute; box-sizing: border-box; border: 2px solid var(--c); background: color-mix(in srgb, var(--c) 14%, transparent); }}
 .main-block, .comment-block {{ position: absolute; box-sizing: border-box; background: color-mix(in srgb, var(--c) 30%, transparent); }}
+.region {{ position: absolute; box-sizing: border-box; border: 3px solid #111; outline: 1px solid white; }}
 .main-container {{ position: absolute; box-sizing: border-box; border: 4px dashed var(--c); }}
 .none {{ color: #777; }}
 .side {{ flex: 1; min-width: 320px; }}
@@ -208,14 +252,14 @@ td, th {{ padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: left; }}
 </style></head>
 <body>
 <h1>{title}</h1>
-<div class="meta">{name} · {page_type} page (p {page_type_probability:.2}) · {sections} sections · template share of text {share:.0}% · threshold {threshold:.2} · picture: {picture_kind}{cut}</div>
+<div class="meta">{name} · {page_type} page (p {page_type_probability:.2}) · {sections} sections in {region_count} regions · template share of text {share:.0}% · threshold {threshold:.2} · picture: {picture_kind}{cut}</div>
 <div class="columns">
 <div class="picture">{picture}{boxes}</div>
 <div class="side">
-<div class="legend"><span>content</span><span class="ramp"></span><span>template</span><span>(outline: smoothed templateness of each section)</span></div>
+<div class="legend"><span>content</span><span class="ramp"></span><span>template</span><span>(outline: smoothed templateness of each section; thick black: regions, the page's large blocks)</span></div>
 <div class="legend"><span class="swatch" style="background:{main_colour}"></span><span>main text (dashed: its container)</span><span class="swatch" style="background:{comment_colour}"></span><span>comments</span></div>
 <h2>Sections with text</h2>
-<table><tr><th>section</th><th>root</th><th>templateness</th><th>verdict</th><th>characters</th></tr>{rows}</table>
+<table><tr><th>section</th><th>region</th><th>root</th><th>templateness</th><th>verdict</th><th>characters</th></tr>{rows}</table>
 <h2>Main text</h2>
 <div class="content main">{main_text}</div>
 <h2>Comments</h2>
@@ -234,6 +278,7 @@ td, th {{ padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: left; }}
         page_type = scored.page_type.page_type.name(),
         page_type_probability = scored.page_type.probability,
         sections = scored.segmented.sections.len(),
+        region_count = region_count,
         share = 100.0 * scored.segmented.template_text_share,
         picture_width = width * PICTURE_SCALE,
         c0 = colour(0.0),

@@ -45,7 +45,8 @@ pub use page::{NodeWeight, PageSmoothError, PageSmoothing, SmoothedPage, smooth_
 pub use paper::PAPER_TABLE_LIMIT_BYTES;
 pub use penalty::{Penalty, PenaltyScheme, VisibleTree, penalties, roll_up_hidden};
 pub use regions::{
-    MIN_REGION_AREA_SHARE, REGION_PENALTY_FACTOR, WRAPPER_AREA_SHARE, group_roots, region_penalties,
+    MIN_REGION_AREA_SHARE, SKELETON_TILE_PENALTY_FACTOR, TILE_REFERENCE_HEIGHT, WRAPPER_AREA_SHARE,
+    group_roots, least_tile_area, region_penalties,
 };
 pub use tree::RootedTree;
 

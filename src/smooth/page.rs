@@ -13,7 +13,7 @@ use thiserror::Error;
 
 use super::{Algorithm, Penalty};
 use super::{PenaltyError, SmoothError, SmoothingProblem, penalties, roll_up_hidden, smooth_with};
-use super::{group_roots, region_penalties};
+use super::{group_roots, least_tile_area, region_penalties};
 use crate::features::PageFeatures;
 use crate::layout::LaidOutPage;
 use crate::model::TemplateModel;
@@ -132,8 +132,13 @@ pub fn smooth_page(
         } => {
             let gamma = penalties(&visible.parent, &visible.select(&area), penalty)?;
             let weight = node_weights(&visible.weight, &visible.select(&area), weight);
-            let region_gamma =
-                region_penalties(&visible.parent, &visible.select(&area), &weight, &gamma);
+            let region_gamma = region_penalties(
+                &visible.parent,
+                &visible.select(&area),
+                &weight,
+                &gamma,
+                least_tile_area(area[0], laid_out.layout.page_width),
+            );
             let problem = SmoothingProblem::new(
                 &visible.parent,
                 visible_scores.clone(),
