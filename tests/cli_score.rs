@@ -69,6 +69,43 @@ fn regions_group_the_sections_into_the_pages_few_large_blocks() {
 }
 
 #[test]
+fn a_report_drawn_from_boxes_frames_the_page_not_the_pictures_overflowing_it() {
+    // WCXB 0595, a product page whose 2,000 px photos overflow its 1,280 px root: the frame of
+    // the picture once took their width and pushed the texts beside it off the screen.
+    let page = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/datasets/labeled/wcxb-dev/html/0595.html.gz");
+    let (cache, out) = (
+        tempfile::tempdir().expect("dir"),
+        tempfile::tempdir().expect("dir"),
+    );
+    let report = out.path().join("report.html");
+    succeed(
+        pagelevel(cache.path())
+            .args(["score", "--format", "text", "--report"])
+            .arg(&report)
+            .arg(&page),
+    );
+    let html = std::fs::read_to_string(&report).expect("report written");
+    let frame_width: f64 = html
+        .split(".picture { position: relative; flex: none; width: ")
+        .nth(1)
+        .and_then(|rest| rest.split("px").next())
+        .and_then(|width| width.parse().ok())
+        .expect("the picture's frame width");
+    assert!(
+        (700.0..=770.0).contains(&frame_width),
+        "a frame {frame_width} px wide (the 1,280 px root at 0.6)"
+    );
+    let regions: usize = html
+        .split(" sections in ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|count| count.parse().ok())
+        .expect("the region count");
+    assert!(regions >= 3, "{regions} regions: header, bands and footer");
+}
+
+#[test]
 fn score_gives_every_node_a_verdict_and_separates_the_gnu_article_from_the_footer() {
     let cache = tempfile::tempdir().expect("temp dir");
     let page = score_json(cache.path(), &[]);
