@@ -10,7 +10,7 @@ use crate::layout::LaidOutPage;
 use crate::model::TemplateModel;
 use crate::page::{Dom, NodeId, Page};
 use crate::params::{ScoringParams, ValidParams};
-use crate::pipeline::{ScoreError, extract_main_text};
+use crate::pipeline::{ScoreError, extract_main_text, main_text_overrules};
 use crate::segment::{ContentFloor, SegmentedPage, segment};
 use crate::sitelevel::{Method, SiteLevelError};
 use crate::smooth::smooth_page;
@@ -228,8 +228,12 @@ impl PageRuns {
         };
         let scale = options.params.penalty.scale;
         let (basic, _) = run(false, scale)?;
-        let (smooth, smoothed) = run(true, scale)?;
-        let (extracted, _, _) = extract_main_text(laid_out, &smoothed, &options.params);
+        let (mut smooth, mut smoothed) = run(true, scale)?;
+        let (extracted, _, page_type) = extract_main_text(laid_out, &smoothed, &options.params);
+        // The product's verdicts: the main text's elements are content at any threshold.
+        for element in main_text_overrules(laid_out, &mut smoothed, &extracted, &page_type) {
+            smooth.element_score[element.index()] = 0.0;
+        }
         let texts = ProductTexts {
             content: smoothed.content_text,
             main: extracted.main_text,

@@ -217,6 +217,12 @@ fn spreads_its_content(page_type: PageType) -> bool {
 }
 
 impl PageTypeGuess {
+    /// Whether the guessed type spreads its content over the page (a thread, a listing, a
+    /// collection, a service page), however sure the guess.
+    pub fn spreads_its_content(&self) -> bool {
+        spreads_its_content(self.page_type)
+    }
+
     /// What the main text of a page of this type is made of: an article's is not its card lists
     /// of other stories; a thread's, a listing's, a collection's and a service page's is spread
     /// over the page (posts, cards, sections), when the type is sure ([`SURE_OF_TYPE`]); a sure

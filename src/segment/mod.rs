@@ -151,6 +151,41 @@ pub fn segment(
     }
 }
 
+/// The segmented page with `elements` content whatever their templateness: the elements holding
+/// the page's main text, when the main-text model's choice overrules the segmentation (an
+/// article's block smoothed just above the threshold is still the article). The content text
+/// and the template share follow; sections keep their values.
+pub fn with_content_elements(
+    laid_out: &LaidOutPage,
+    segmented: &mut SegmentedPage,
+    elements: &[NodeId],
+) {
+    let mut changed = false;
+    for &id in elements {
+        if let Some(node) = segmented.nodes.get_mut(id.index())
+            && node.template
+        {
+            node.template = false;
+            changed = true;
+        }
+    }
+    if !changed {
+        return;
+    }
+    let dom = &laid_out.page.dom;
+    let template: Vec<bool> = segmented.nodes.iter().map(|node| node.template).collect();
+    let chars = visible_text_chars(dom, &segmented.text_visible);
+    let total: usize = chars.iter().sum();
+    let template_chars: usize = chars
+        .iter()
+        .zip(&template)
+        .filter(|(_, template)| **template)
+        .map(|(count, _)| count)
+        .sum();
+    segmented.template_text_share = template_chars as f64 / total.max(1) as f64;
+    segmented.content_text = content_text(&paragraphs(dom, &segmented.text_visible), &template);
+}
+
 /// The root section's leftovers judged on their own: where the root section holds no running
 /// text of its own (under [`MIN_CONTENT_WORDS`] words outside links), it holds what the
 /// smoothing rolled into the page itself — a skip-link bar, a language bar, a cookie notice, a
