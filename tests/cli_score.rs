@@ -106,6 +106,28 @@ fn a_report_drawn_from_boxes_frames_the_page_not_the_pictures_overflowing_it() {
 }
 
 #[test]
+fn the_main_text_of_an_article_is_always_content() {
+    // Readability's quanta-1: the article's blocks are smoothed above the threshold (39 of its 45
+    // main-text paragraphs were missing from the content text); the main-text model's choice
+    // overrules the segmentation.
+    let page = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/datasets/labeled/readability/pages/quanta-1.html");
+    let cache = tempfile::tempdir().expect("dir");
+    let output = succeed(pagelevel(cache.path()).args(["score"]).arg(&page));
+    let scored: Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
+    assert_eq!(scored["page_type"]["type"], "article");
+    let content = scored["content_text"].as_str().expect("content text");
+    let main = scored["main_text"].as_str().expect("main text");
+    assert!(main.split_whitespace().count() > 1000, "{main}");
+    for paragraph in main.split("\n\n") {
+        assert!(
+            content.contains(paragraph),
+            "not in the content text: {paragraph}"
+        );
+    }
+}
+
+#[test]
 fn score_gives_every_node_a_verdict_and_separates_the_gnu_article_from_the_footer() {
     let cache = tempfile::tempdir().expect("temp dir");
     let page = score_json(cache.path(), &[]);
