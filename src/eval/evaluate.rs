@@ -234,6 +234,8 @@ impl PageRuns {
         for element in main_text_overrules(laid_out, &mut smoothed, &extracted, &page_type) {
             smooth.element_score[element.index()] = 0.0;
         }
+        // Overruled elements in template sections became sections of their own.
+        smooth.section = smoothed.nodes.iter().map(|node| node.section).collect();
         let texts = ProductTexts {
             content: smoothed.content_text,
             main: extracted.main_text,

@@ -154,27 +154,62 @@ pub fn segment(
 /// The segmented page with `elements` content whatever their templateness: the elements holding
 /// the page's main text, when the main-text model's choice overrules the segmentation (an
 /// article's block smoothed just above the threshold is still the article). The content text
-/// and the template share follow; sections keep their values.
+/// and the template share follow; each run of overruled elements inside a template section
+/// becomes a content section of its own, so that a section keeps one verdict.
 pub fn with_content_elements(
     laid_out: &LaidOutPage,
     segmented: &mut SegmentedPage,
     elements: &[NodeId],
 ) {
-    let mut changed = false;
+    let dom = &laid_out.page.dom;
+    let mut flipped = vec![false; segmented.nodes.len()];
     for &id in elements {
         if let Some(node) = segmented.nodes.get_mut(id.index())
             && node.template
         {
             node.template = false;
-            changed = true;
+            flipped[id.index()] = true;
         }
     }
-    if !changed {
+    if !flipped.contains(&true) {
         return;
     }
-    let dom = &laid_out.page.dom;
+    // A section has one verdict: each run of overruled elements (one whose parent was not
+    // overruled, and the overruled ones under it) becomes a content section of its own.
+    for id in dom.ids() {
+        if !flipped[id.index()] {
+            continue;
+        }
+        let root = match dom.element(id).parent {
+            Some(parent) if flipped[parent.index()] => segmented.nodes[parent.index()].section,
+            _ => {
+                segmented.sections.push(Section {
+                    id,
+                    score: segmented.templateness[id.index()],
+                    template: false,
+                    text_chars: 0,
+                    region: segmented.nodes[id.index()].region,
+                });
+                id
+            }
+        };
+        segmented.nodes[id.index()].section = root;
+    }
+    segmented.sections.sort_by_key(|section| section.id);
     let template: Vec<bool> = segmented.nodes.iter().map(|node| node.template).collect();
     let chars = visible_text_chars(dom, &segmented.text_visible);
+    for section in &mut segmented.sections {
+        section.text_chars = 0;
+    }
+    for (index, count) in chars.iter().enumerate() {
+        let section = segmented.nodes[index].section;
+        if let Ok(position) = segmented
+            .sections
+            .binary_search_by_key(&section, |section| section.id)
+        {
+            segmented.sections[position].text_chars += count;
+        }
+    }
     let total: usize = chars.iter().sum();
     let template_chars: usize = chars
         .iter()
