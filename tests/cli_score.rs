@@ -86,23 +86,21 @@ fn a_report_drawn_from_boxes_frames_the_page_not_the_pictures_overflowing_it() {
             .arg(&page),
     );
     let html = std::fs::read_to_string(&report).expect("report written");
-    let frame_width: f64 = html
-        .split(".picture { position: relative; flex: none; width: ")
-        .nth(1)
-        .and_then(|rest| rest.split("px").next())
-        .and_then(|width| width.parse().ok())
+    // The number the report writes between `before` and `after`.
+    let number_between = |before: &str, after: &str| -> Option<f64> {
+        html.split(before).nth(1)?.split(after).next()?.parse().ok()
+    };
+    let frame_width = number_between(".picture { position: relative; flex: none; width: ", "px")
         .expect("the picture's frame width");
     assert!(
         (700.0..=770.0).contains(&frame_width),
         "a frame {frame_width} px wide (the 1,280 px root at 0.6)"
     );
-    let regions: usize = html
-        .split(" sections in ")
-        .nth(1)
-        .and_then(|rest| rest.split(' ').next())
-        .and_then(|count| count.parse().ok())
-        .expect("the region count");
-    assert!(regions >= 3, "{regions} regions: header, bands and footer");
+    let regions = number_between(" sections in ", " ").expect("the region count");
+    assert!(
+        regions >= 3.0,
+        "{regions} regions: header, bands and footer"
+    );
 }
 
 #[test]

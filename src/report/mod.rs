@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use base64::Engine;
 
+use crate::layout::LayoutBox;
 use crate::page::NodeId;
 use crate::pipeline::ScoredPage;
 use crate::render::SCREENSHOT_MAX_HEIGHT;
@@ -74,17 +75,9 @@ pub fn html_report(scored: &ScoredPage, name: &str) -> String {
         if layout_box.area() < MIN_DRAWN_AREA || layout_box.y >= shown_height {
             continue;
         }
-        let height = layout_box.height.min(shown_height - layout_box.y);
-        let tag = &dom.element(section.id).tag;
-        let _ = write!(
-            boxes,
-            r#"<div class="section" style="left:{:.1}px;top:{:.1}px;width:{:.1}px;height:{:.1}px;--c:{}" title="&lt;{}&gt; #{} templateness {:.2} ({})"></div>"#,
-            layout_box.x * PICTURE_SCALE,
-            layout_box.y * PICTURE_SCALE,
-            layout_box.width * PICTURE_SCALE,
-            height * PICTURE_SCALE,
-            colour(section.score),
-            escape(tag),
+        let title = format!(
+            "&lt;{}&gt; #{} templateness {:.2} ({})",
+            escape(&dom.element(section.id).tag),
             section.id.0,
             section.score,
             if section.template {
@@ -92,6 +85,15 @@ pub fn html_report(scored: &ScoredPage, name: &str) -> String {
             } else {
                 "content"
             },
+        );
+        let colour = colour(section.score);
+        place(
+            &mut boxes,
+            "section",
+            layout_box,
+            shown_height,
+            Some(&colour),
+            &title,
         );
     }
     // The regions (the page's few large blocks) outlined over their sections; the root's region
@@ -113,17 +115,12 @@ pub fn html_report(scored: &ScoredPage, name: &str) -> String {
         if layout_box.area() < MIN_DRAWN_AREA || layout_box.y >= shown_height {
             continue;
         }
-        let height = layout_box.height.min(shown_height - layout_box.y);
-        let _ = write!(
-            boxes,
-            r#"<div class="region" style="left:{:.1}px;top:{:.1}px;width:{:.1}px;height:{:.1}px" title="region: &lt;{}&gt; #{}"></div>"#,
-            layout_box.x * PICTURE_SCALE,
-            layout_box.y * PICTURE_SCALE,
-            layout_box.width * PICTURE_SCALE,
-            height * PICTURE_SCALE,
+        let title = format!(
+            "region: &lt;{}&gt; #{}",
             escape(&dom.element(region).tag),
-            region.0,
+            region.0
         );
+        place(&mut boxes, "region", layout_box, shown_height, None, &title);
     }
     let extracted = &scored.extracted;
     // The container is drawn under its paragraphs, which are bounded in number like the
@@ -150,16 +147,14 @@ pub fn html_report(scored: &ScoredPage, name: &str) -> String {
         })
         .take(MAX_MARKS);
     for (id, layout_box, class, colour, what) in marked {
-        let height = layout_box.height.min(shown_height - layout_box.y);
-        let _ = write!(
-            boxes,
-            r#"<div class="{class}" style="left:{:.1}px;top:{:.1}px;width:{:.1}px;height:{:.1}px;--c:{colour}" title="&lt;{}&gt; #{} {what}"></div>"#,
-            layout_box.x * PICTURE_SCALE,
-            layout_box.y * PICTURE_SCALE,
-            layout_box.width * PICTURE_SCALE,
-            height * PICTURE_SCALE,
-            escape(&dom.element(id).tag),
-            id.0,
+        let title = format!("&lt;{}&gt; #{} {what}", escape(&dom.element(id).tag), id.0);
+        place(
+            &mut boxes,
+            class,
+            layout_box,
+            shown_height,
+            Some(colour),
+            &title,
         );
     }
     let (picture, picture_kind) = match &rendered.screenshot {
@@ -287,6 +282,28 @@ td, th {{ padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: left; }}
         main_colour = MAIN_COLOUR,
         comment_colour = COMMENT_COLOUR,
     )
+}
+
+/// Writes a `<div>` of `class` over the picture where `layout_box` lies (cut at
+/// `shown_height`), in `colour` when given, with `title` (already escaped) as its tooltip.
+fn place(
+    boxes: &mut String,
+    class: &str,
+    layout_box: LayoutBox,
+    shown_height: f64,
+    colour: Option<&str>,
+    title: &str,
+) {
+    let height = layout_box.height.min(shown_height - layout_box.y);
+    let colour = colour.map_or(String::new(), |colour| format!(";--c:{colour}"));
+    let _ = write!(
+        boxes,
+        r#"<div class="{class}" style="left:{:.1}px;top:{:.1}px;width:{:.1}px;height:{:.1}px{colour}" title="{title}"></div>"#,
+        layout_box.x * PICTURE_SCALE,
+        layout_box.y * PICTURE_SCALE,
+        layout_box.width * PICTURE_SCALE,
+        height * PICTURE_SCALE,
+    );
 }
 
 /// `DIR/<number>-<file stem>.html` for a page's report in a batch (numbered: two pages may

@@ -130,11 +130,12 @@ pub fn smooth_page(
             weight,
             algorithm,
         } => {
-            let gamma = penalties(&visible.parent, &visible.select(&area), penalty)?;
-            let weight = node_weights(&visible.weight, &visible.select(&area), weight);
+            let visible_area = visible.select(&area);
+            let gamma = penalties(&visible.parent, &visible_area, penalty)?;
+            let weight = node_weights(&visible.weight, &visible_area, weight);
             let region_gamma = region_penalties(
                 &visible.parent,
-                &visible.select(&area),
+                &visible_area,
                 &weight,
                 &gamma,
                 least_tile_area(area[0], laid_out.layout.page_width),
