@@ -3,6 +3,7 @@ CSS it links (found by URL, even when the record comes after the page), a CSS re
 row, and a host is labelled with the sheets its sampled pages load — the rows `pagelevel train
 --sites` writes for the same WARC, and not those of the same pages without their CSS."""
 
+import json
 import sys
 from pathlib import Path
 
@@ -54,10 +55,12 @@ def test_a_page_is_scored_with_its_archived_css_and_css_records_give_no_rows(tmp
     assert [row["url"] for row in rows] == [PAGE_URL, PAGE_URL], "a stylesheet is not a page"
     with_css, without_css = rows
     assert with_css["error"] is None and without_css["error"] is None
-    # Unstyled, the promotion is a template section; hidden by the archived CSS, it is gone.
-    assert without_css["template_share"] > 0
-    assert with_css["template_share"] == 0
-    assert "Buy our product" not in with_css["sections"]
+    # Unstyled, the promotion is laid out and scored; hidden by the archived CSS, it is gone.
+    assert "Buy our product" in without_css["content_text"]
+    assert "Buy our product" not in with_css["content_text"]
+    assert "The article text goes on" in with_css["main_text"]
+    # One section fewer: the promotion's.
+    assert len(json.loads(with_css["sections"])) < len(json.loads(without_css["sections"]))
 
 
 def test_a_host_is_labelled_with_the_sheets_its_pages_load_as_train_sites_labels_it(tmp_path):
