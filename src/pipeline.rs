@@ -22,7 +22,7 @@ use crate::model::TemplateModel;
 use crate::page::{NodeId, Page, PageError, PageSource, ParseLimits};
 use crate::page_type::{PageTypeFeatures, PageTypeGuess, page_type_features};
 use crate::params::{ParamsError, ValidParams};
-use crate::segment::{SegmentedPage, segment, with_content_elements};
+use crate::segment::{SegmentedPage, segment, with_overruled_verdicts};
 use crate::smooth::{PageSmoothError, SmoothedPage, smooth_page};
 use crate::text::paragraphs;
 
@@ -116,33 +116,47 @@ pub fn extract_main_text(
     (extracted, features, guess)
 }
 
-/// The main text's choice overrules the segmentation where they disagree: the elements holding
-/// the main text become content whatever their templateness (an article's block smoothed just
-/// above the threshold), except on pages whose type spreads its content over the page (a
-/// thread, a listing, a collection, a service page), where the main text gathers paragraphs
-/// from everywhere and portals' link boxes would join it. Development split, template text F1
-/// up on every set (Dragnet .805 → .853, CleanEval .606 → .638, Readability .745 → .776;
-/// `training/reports/sections/README.md` §4); ungated, Kreuzer's portals fell .691 → .655.
-/// Returns the elements it made content.
+/// The main text's choice overrules the segmentation where they disagree, except on pages
+/// whose type spreads its content over the page (a thread, a listing, a collection, a service
+/// page), where the main text gathers paragraphs from everywhere and portals' link boxes would
+/// join it: the elements holding the main text or the comments become content whatever their
+/// templateness (an article's block smoothed just above the threshold), and every other element
+/// holding words becomes template (a related-stories box, an author's other books,
+/// a newsletter form smoothed under it). Development split, template text F1 (`training/reports/
+/// sections/README.md` §5–§6): the first half alone lifted every set (Dragnet .805 → .853,
+/// CleanEval .606 → .638), both halves lift them again (Dragnet .853 → .907, CleanEval .638 →
+/// .705, Readability .776 → .881, WCXB .676 → .733) but Kreuzer's (.694 → .691); ungated,
+/// Kreuzer's portals fell .691 → .655.
 pub fn main_text_overrules(
     laid_out: &LaidOutPage,
     segmented: &mut SegmentedPage,
     extracted: &Extracted,
     page_type: &PageTypeGuess,
-) -> Vec<NodeId> {
-    if page_type.spreads_its_content() {
-        return Vec::new();
+) {
+    if page_type.spreads_its_content() || extracted.main_text_nodes.is_empty() {
+        return;
     }
     let dom = &laid_out.page.dom;
-    let mut elements: Vec<NodeId> = extracted
+    let mut chosen = vec![false; dom.elements.len()];
+    for &text in extracted
         .main_text_nodes
         .iter()
-        .map(|&text| dom.texts[text as usize].parent)
-        .collect();
-    elements.sort_unstable();
-    elements.dedup();
-    with_content_elements(laid_out, segmented, &elements);
-    elements
+        .chain(&extracted.comment_text_nodes)
+    {
+        chosen[dom.texts[text as usize].parent.index()] = true;
+    }
+    let mut verdicts: Vec<(NodeId, bool)> = Vec::new();
+    for text in &dom.texts {
+        let element = text.parent;
+        if chosen[element.index()] {
+            verdicts.push((element, false));
+        } else if text.text.chars().any(char::is_alphanumeric) {
+            verdicts.push((element, true));
+        }
+    }
+    verdicts.sort_unstable();
+    verdicts.dedup();
+    with_overruled_verdicts(laid_out, segmented, &verdicts);
 }
 
 /// The features, classifier scores and smoothing of a laid-out page: the stages a threshold

@@ -126,6 +126,39 @@ fn the_main_text_of_an_article_is_always_content() {
 }
 
 #[test]
+fn what_the_main_text_of_an_article_leaves_out_is_template() {
+    // Readability's nytimes-2: the navigation, share buttons and "Continue reading the main
+    // story" links sit in sections smoothed under the threshold; beside an article's main text
+    // they are template.
+    let page = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/datasets/labeled/readability/pages/nytimes-2.html");
+    let cache = tempfile::tempdir().expect("dir");
+    let output = succeed(pagelevel(cache.path()).args(["score"]).arg(&page));
+    let scored: Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
+    assert_eq!(scored["page_type"]["type"], "article");
+    let content = scored["content_text"].as_str().expect("content text");
+    let main = scored["main_text"].as_str().expect("main text");
+    assert!(main.split_whitespace().count() > 1000, "{main}");
+    for template in ["Site Mobile Navigation", "Continue reading the main story"] {
+        assert!(!content.contains(template), "{template} in {content}");
+    }
+    for paragraph in main.split("\n\n") {
+        assert!(
+            content.contains(paragraph),
+            "not in the content text: {paragraph}"
+        );
+    }
+    // A section keeps one verdict: every node of a template section is template.
+    let nodes = scored["nodes"].as_array().expect("nodes");
+    for section in scored["sections"].as_array().expect("sections") {
+        let template = section["template"].as_bool().expect("verdict");
+        for node in nodes.iter().filter(|node| node["section"] == section["id"]) {
+            assert_eq!(node["template"].as_bool(), Some(template), "{node}");
+        }
+    }
+}
+
+#[test]
 fn score_gives_every_node_a_verdict_and_separates_the_gnu_article_from_the_footer() {
     let cache = tempfile::tempdir().expect("temp dir");
     let page = score_json(cache.path(), &[]);

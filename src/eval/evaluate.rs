@@ -230,9 +230,13 @@ impl PageRuns {
         let (basic, _) = run(false, scale)?;
         let (mut smooth, mut smoothed) = run(true, scale)?;
         let (extracted, _, page_type) = extract_main_text(laid_out, &smoothed, &options.params);
-        // The product's verdicts: the main text's elements are content at any threshold.
-        for element in main_text_overrules(laid_out, &mut smoothed, &extracted, &page_type) {
-            smooth.element_score[element.index()] = 0.0;
+        // The product's verdicts: where the main text overrules the segmentation, at any threshold.
+        let before: Vec<bool> = smoothed.nodes.iter().map(|node| node.template).collect();
+        main_text_overrules(laid_out, &mut smoothed, &extracted, &page_type);
+        for (index, node) in smoothed.nodes.iter().enumerate() {
+            if node.template != before[index] {
+                smooth.element_score[index] = if node.template { 1.0 } else { 0.0 };
+            }
         }
         // Overruled elements in template sections became sections of their own.
         smooth.section = smoothed.nodes.iter().map(|node| node.section).collect();

@@ -151,42 +151,89 @@ pub fn segment(
     }
 }
 
-/// The segmented page with `elements` content whatever their templateness: the elements holding
-/// the page's main text, when the main-text model's choice overrules the segmentation (an
-/// article's block smoothed just above the threshold is still the article). The content text
-/// and the template share follow; each run of overruled elements inside a template section
-/// becomes a content section of its own, so that a section keeps one verdict.
-pub fn with_content_elements(
+/// The segmented page with each of `verdicts`' elements given its verdict (`true`: template)
+/// whatever its templateness: where the main-text model's choice overrules the segmentation (an
+/// article's block smoothed just above the threshold is still the article; a related-stories
+/// box smoothed just under it is not). A section whose overruled elements all agree takes
+/// their verdict whole; in a section where they disagree, each run of elements with the other
+/// verdict than the section's becomes a section of its own, so that a section keeps one
+/// verdict. The content text and the template share follow.
+pub fn with_overruled_verdicts(
     laid_out: &LaidOutPage,
     segmented: &mut SegmentedPage,
-    elements: &[NodeId],
+    verdicts: &[(NodeId, bool)],
 ) {
     let dom = &laid_out.page.dom;
-    let mut flipped = vec![false; segmented.nodes.len()];
-    for &id in elements {
-        if let Some(node) = segmented.nodes.get_mut(id.index())
-            && node.template
-        {
-            node.template = false;
-            flipped[id.index()] = true;
+    let position_of = |sections: &[Section], id: NodeId| {
+        sections
+            .binary_search_by_key(&id, |section| section.id)
+            .expect("every node's section is a section")
+    };
+    // What the overruled elements of each section say: (any content, any template).
+    let mut said = vec![(false, false); segmented.sections.len()];
+    let mut overruled: Vec<Option<bool>> = vec![None; segmented.nodes.len()];
+    for &(id, template) in verdicts {
+        let Some(node) = segmented.nodes.get(id.index()) else {
+            continue;
+        };
+        overruled[id.index()] = Some(template);
+        let position = position_of(&segmented.sections, node.section);
+        if template {
+            said[position].1 = true;
+        } else {
+            said[position].0 = true;
         }
     }
-    if !flipped.contains(&true) {
+    let before: Vec<bool> = segmented.nodes.iter().map(|node| node.template).collect();
+    for (section, &(content, template)) in segmented.sections.iter_mut().zip(&said) {
+        if content != template {
+            section.template = template;
+        }
+    }
+    let section_verdict: Vec<bool> = segmented
+        .sections
+        .iter()
+        .map(|section| section.template)
+        .collect();
+    for (index, node) in segmented.nodes.iter_mut().enumerate() {
+        let section_template = section_verdict[position_of(&segmented.sections, node.section)];
+        node.template = overruled[index].unwrap_or(section_template);
+    }
+    if segmented
+        .nodes
+        .iter()
+        .zip(&before)
+        .all(|(node, &template)| node.template == template)
+    {
         return;
     }
-    // A section has one verdict: each run of overruled elements (one whose parent was not
-    // overruled, and the overruled ones under it) becomes a content section of its own.
+    // In a mixed section, each run of elements against its verdict (one whose parent is not
+    // against it alike, and those under it) becomes a section of its own.
+    let original_sections = segmented.sections.clone();
     for id in dom.ids() {
-        if !flipped[id.index()] {
+        let node = &segmented.nodes[id.index()];
+        let template = node.template;
+        let section = &original_sections[position_of(&original_sections, node.section)];
+        if section.template == template {
+            continue;
+        }
+        if id == section.id {
+            // A mixed section's root keeps the section's verdict: a section has one.
+            segmented.nodes[id.index()].template = section.template;
             continue;
         }
         let root = match dom.element(id).parent {
-            Some(parent) if flipped[parent.index()] => segmented.nodes[parent.index()].section,
+            Some(parent)
+                if segmented.nodes[parent.index()].template == template
+                    && segmented.nodes[parent.index()].section != section.id =>
+            {
+                segmented.nodes[parent.index()].section
+            }
             _ => {
                 segmented.sections.push(Section {
                     id,
                     score: segmented.templateness[id.index()],
-                    template: false,
+                    template,
                     text_chars: 0,
                     region: segmented.nodes[id.index()].region,
                 });
