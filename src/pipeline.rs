@@ -119,9 +119,9 @@ pub fn extract_main_text(
 /// The main text's choice overrules the segmentation where they disagree, except on pages
 /// whose type spreads its content over the page (a thread, a listing, a collection, a service
 /// page), where the main text gathers paragraphs from everywhere and portals' link boxes would
-/// join it: the elements holding the main text or the comments become content whatever their
-/// templateness (an article's block smoothed just above the threshold), and every other element
-/// holding words becomes template (a related-stories box, an author's other books,
+/// join it: the elements holding the main text become content whatever their templateness (an
+/// article's block smoothed just above the threshold), and every other element holding words
+/// but the comments' becomes template (a related-stories box, an author's other books,
 /// a newsletter form smoothed under it). Development split, template text F1 (`training/reports/
 /// sections/README.md` §5–§6): the first half alone lifted every set (Dragnet .805 → .853,
 /// CleanEval .606 → .638), both halves lift them again (Dragnet .853 → .907, CleanEval .638 →
@@ -137,21 +137,26 @@ pub fn main_text_overrules(
         return;
     }
     let dom = &laid_out.page.dom;
-    let mut chosen = vec![false; dom.elements.len()];
-    for &text in extracted
-        .main_text_nodes
-        .iter()
-        .chain(&extracted.comment_text_nodes)
-    {
-        chosen[dom.texts[text as usize].parent.index()] = true;
+    // Comments keep the segmentation's verdict: labelled sets disagree on whether they are
+    // content (Dragnet: yes; WCXB: no).
+    let mut chosen: Vec<Option<bool>> = vec![None; dom.elements.len()];
+    for &text in &extracted.comment_text_nodes {
+        chosen[dom.texts[text as usize].parent.index()] = Some(false);
+    }
+    for &text in &extracted.main_text_nodes {
+        chosen[dom.texts[text as usize].parent.index()] = Some(true);
     }
     let mut verdicts: Vec<(NodeId, bool)> = Vec::new();
     for text in &dom.texts {
         let element = text.parent;
-        if chosen[element.index()] {
-            verdicts.push((element, false));
-        } else if text.text.chars().any(char::is_alphanumeric) {
-            verdicts.push((element, true));
+        match chosen[element.index()] {
+            Some(true) => verdicts.push((element, false)),
+            // Named, so that its section's other elements do not carry it along.
+            Some(false) => verdicts.push((element, segmented.nodes[element.index()].template)),
+            None if text.text.chars().any(char::is_alphanumeric) => {
+                verdicts.push((element, true));
+            }
+            None => {}
         }
     }
     verdicts.sort_unstable();

@@ -184,6 +184,26 @@ pub fn with_overruled_verdicts(
             said[position].0 = true;
         }
     }
+    // An element the overrule names no verdict for (a list holding links, a wrapper) takes the
+    // one its overruled descendants agree on, so that a run starts at the list, not at each item.
+    let mut below = vec![(false, false); segmented.nodes.len()];
+    for id in dom.ids().rev() {
+        let mut flags = below[id.index()];
+        match overruled[id.index()] {
+            Some(true) => flags.1 = true,
+            Some(false) => flags.0 = true,
+            None => {}
+        }
+        if let Some(parent) = dom.element(id).parent
+            && let Some(parent_flags) = below.get_mut(parent.index())
+        {
+            parent_flags.0 |= flags.0;
+            parent_flags.1 |= flags.1;
+        }
+        if overruled[id.index()].is_none() && flags.0 != flags.1 {
+            overruled[id.index()] = Some(flags.1);
+        }
+    }
     let before: Vec<bool> = segmented.nodes.iter().map(|node| node.template).collect();
     for (section, &(content, template)) in segmented.sections.iter_mut().zip(&said) {
         if content != template {
