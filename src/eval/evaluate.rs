@@ -238,7 +238,7 @@ impl PageRuns {
                 smooth.element_score[index] = if node.template { 1.0 } else { 0.0 };
             }
         }
-        // Overruled elements in template sections became sections of their own.
+        // Runs of overruled elements against their section's verdict became sections of their own.
         smooth.section = smoothed.nodes.iter().map(|node| node.section).collect();
         let texts = ProductTexts {
             content: smoothed.content_text,
