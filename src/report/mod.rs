@@ -219,7 +219,7 @@ body {{ font: 14px/1.45 system-ui, sans-serif; margin: 16px; color: #222; backgr
 h1 {{ font-size: 18px; margin: 0 0 4px; }}
 .meta {{ color: #555; margin-bottom: 12px; }}
 .columns {{ display: flex; gap: 20px; align-items: flex-start; }}
-.picture {{ position: relative; flex: none; width: {picture_width:.0}px; border: 1px solid #bbb; background: white; }}
+.picture {{ position: relative; flex: none; width: {picture_width:.0}px; border: 1px solid #bbb; background: white; overflow: hidden; }}
 .picture img {{ display: block; }}
 .section {{ position: absolute; box-sizing: border-box; border: 2px solid var(--c); background: color-mix(in srgb, var(--c) 14%, transparent); }}
 .main-block, .comment-block {{ position: absolute; box-sizing: border-box; background: color-mix(in srgb, var(--c) 30%, transparent); }}
