@@ -281,3 +281,52 @@ fn text_a_browser_never_shows_is_not_visible_text_and_a_closed_panel_is() {
         ["Shown text.", "Ships in two days.", "Specifications."]
     );
 }
+
+#[test]
+fn overruled_verdicts_flip_a_section_that_agrees_whole_and_split_one_that_does_not() {
+    let rendered = rendered();
+    let mut segmented =
+        segment_page(&rendered, &anchor_model(), &ScoringParams::default()).expect("scores");
+    let dom = &rendered.page.dom;
+    let id = |name: &str| NodeId(node(&rendered, name) as u32);
+    let links: Vec<NodeId> = dom.ids().filter(|&n| dom.element(n).tag == "a").collect();
+    assert!(segmented.nodes[id("nav").index()].template);
+    let sections_before = segmented.sections.len();
+    // The navigation's links all said content; in the article, the small span said template.
+    let mut verdicts: Vec<(NodeId, bool)> = links.iter().map(|&link| (link, false)).collect();
+    verdicts.extend([(id("p1"), false), (id("p2"), false), (id("small"), true)]);
+    with_overruled_verdicts(&rendered, &mut segmented, &verdicts);
+    let nav = &segmented.nodes[id("nav").index()];
+    assert!(
+        !nav.template,
+        "the wrapper of links that all agree follows them"
+    );
+    let nav_section = segmented
+        .sections
+        .iter()
+        .find(|section| section.id == nav.section)
+        .expect("the navigation's section");
+    assert!(!nav_section.template, "the section flipped whole");
+    let small = &segmented.nodes[id("small").index()];
+    assert!(small.template);
+    assert_eq!(
+        small.section,
+        id("small"),
+        "a run against its section is a section"
+    );
+    assert_eq!(segmented.sections.len(), sections_before + 1);
+    assert!(!segmented.nodes[id("main").index()].template);
+    for node in &segmented.nodes {
+        let section = segmented
+            .sections
+            .iter()
+            .find(|section| section.id == node.section)
+            .expect("every node's section is listed");
+        assert_eq!(node.template, section.template, "a section has one verdict");
+    }
+    assert_eq!(
+        segmented.content_text,
+        "Home News Sport\n\nBig storm\n\nThe storm came in the night.\n\nMany homes flooded.\n\nHelp arrived."
+    );
+    assert!(segmented.template_text_share > 0.0);
+}
