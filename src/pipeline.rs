@@ -118,22 +118,23 @@ pub fn extract_main_text(
 
 /// The main text's choice overrules the segmentation where they disagree, except on pages
 /// whose type spreads its content over the page (a thread, a listing, a collection, a service
-/// page), where the main text gathers paragraphs from everywhere and portals' link boxes would
-/// join it: the elements holding the main text become content whatever their templateness (an
-/// article's block smoothed just above the threshold), and every other element holding words
-/// but the comments' becomes template (a related-stories box, an author's other books,
-/// a newsletter form smoothed under it). Development split, template text F1 (`training/reports/
-/// sections/README.md` §5–§6): the first half alone lifted every set (Dragnet .805 → .853,
-/// CleanEval .606 → .638), both halves lift them again (Dragnet .853 → .907, CleanEval .638 →
-/// .705, Readability .776 → .881, WCXB .676 → .733) but Kreuzer's (.694 → .691); ungated,
-/// Kreuzer's portals fell .691 → .655.
+/// page, at least [`LIKELY_SPREAD`](crate::page_type) likely), where the main text may gather
+/// paragraphs from everywhere and portals' link boxes would join it: the elements holding the
+/// main text become content whatever their templateness (an article's block smoothed just above
+/// the threshold), and every other element holding words but the comments' becomes template (a
+/// related-stories box, an author's other books, a newsletter form smoothed under it).
+/// Development split, template text F1 (`training/reports/sections/README.md` §5–§6): the first
+/// half alone lifted every set (Dragnet .805 → .853, CleanEval .606 → .638), both halves lift
+/// them again (Dragnet .853 → .907, CleanEval .638 → .705, Readability .776 → .881, WCXB .676 →
+/// .732, Kreuzer .694 → .697). Gated on the type alone, Kreuzer fell to .691; on a type at 0.45,
+/// to .678; ungated, its portals fell to .655.
 pub fn main_text_overrules(
     laid_out: &LaidOutPage,
     segmented: &mut SegmentedPage,
     extracted: &Extracted,
     page_type: &PageTypeGuess,
 ) {
-    if page_type.spreads_its_content() || extracted.main_text_nodes.is_empty() {
+    if page_type.likely_spreads_its_content() || extracted.main_text_nodes.is_empty() {
         return;
     }
     let dom = &laid_out.page.dom;

@@ -217,10 +217,10 @@ fn spreads_its_content(page_type: PageType) -> bool {
 }
 
 impl PageTypeGuess {
-    /// Whether the guessed type spreads its content over the page (a thread, a listing, a
-    /// collection, a service page), however sure the guess.
-    pub fn spreads_its_content(&self) -> bool {
-        spreads_its_content(self.page_type)
+    /// Whether the guessed type spreads its content over the page and is at least
+    /// [`LIKELY_SPREAD`] likely: a page the main text may gather from everywhere.
+    pub fn likely_spreads_its_content(&self) -> bool {
+        spreads_its_content(self.page_type) && self.probability >= LIKELY_SPREAD
     }
 
     /// What the main text of a page of this type is made of: an article's is not its card lists
