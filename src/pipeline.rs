@@ -121,7 +121,7 @@ pub fn extract_main_text(
 /// page, at least [`LIKELY_SPREAD`](crate::page_type) likely), where the main text may gather
 /// paragraphs from everywhere and portals' link boxes would join it: the elements holding the
 /// main text become content whatever their templateness (an article's block smoothed just above
-/// the threshold), and every other element holding words but the comments' becomes template (a
+/// the threshold), and every other element holding visible words but the comments' becomes template (a
 /// related-stories box, an author's other books, a newsletter form smoothed under it).
 /// Development split, template text F1 (`training/reports/sections/README.md` §5–§6): the first
 /// half alone lifted every set (Dragnet .805 → .853, CleanEval .606 → .638), both halves lift
@@ -154,7 +154,11 @@ pub fn main_text_overrules(
             Some(true) => verdicts.push((element, false)),
             // Named, so that its section's other elements do not carry it along.
             Some(false) => verdicts.push((element, segmented.nodes[element.index()].template)),
-            None if text.text.chars().any(char::is_alphanumeric) => {
+            // Text no reader sees (the head's title, a closed menu) keeps its verdict: a
+            // page root made template by its `<title>` would be drawn over the whole page.
+            None if segmented.text_visible[element.index()]
+                && text.text.chars().any(char::is_alphanumeric) =>
+            {
                 verdicts.push((element, true));
             }
             None => {}

@@ -423,7 +423,11 @@ fn a_chromium_report_shows_the_screenshot_with_sections_outlined_in_a_real_brows
     );
     let outlines: Vec<_> = dom
         .ids()
-        .filter(|&id| dom.element(id).attribute("class") == Some("section"))
+        .filter(|&id| {
+            dom.element(id)
+                .attribute("class")
+                .is_some_and(|class| class.split(' ').any(|name| name == "section"))
+        })
         .filter_map(|id| shown.layout_box(id))
         .collect();
     assert!(

@@ -162,7 +162,12 @@ fn a_native_report_draws_each_page_from_its_boxes_and_text_with_no_browser() {
             );
         }
         // The section outlines are drawn over it, as over a screenshot.
-        assert!(html.matches(r#"<div class="section""#).count() >= 3);
+        assert!(html.matches(r#"<div class="section"#).count() >= 3);
+        // A template verdict shows on the picture whatever its colour: hatched.
+        assert!(
+            html.contains(r#"<div class="section template""#),
+            "{page:?}"
+        );
     }
 }
 

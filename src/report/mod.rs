@@ -87,9 +87,15 @@ pub fn html_report(scored: &ScoredPage, name: &str) -> String {
             },
         );
         let colour = colour(section.score);
+        // The verdict can differ from what the colour says where the main text overruled the
+        // segmentation (an article at 0.77 is content): template sections are hatched.
         place(
             &mut boxes,
-            "section",
+            if section.template {
+                "section template"
+            } else {
+                "section"
+            },
             layout_box,
             shown_height,
             Some(&colour),
@@ -222,6 +228,7 @@ h1 {{ font-size: 18px; margin: 0 0 4px; }}
 .picture {{ position: relative; flex: none; width: {picture_width:.0}px; border: 1px solid #bbb; background: white; overflow: hidden; }}
 .picture img {{ display: block; }}
 .section {{ position: absolute; box-sizing: border-box; border: 2px solid var(--c); background: color-mix(in srgb, var(--c) 14%, transparent); }}
+.section.template {{ background: repeating-linear-gradient(135deg, color-mix(in srgb, var(--c) 30%, transparent) 0 2px, transparent 2px 9px); }}
 .main-block, .comment-block {{ position: absolute; box-sizing: border-box; background: color-mix(in srgb, var(--c) 30%, transparent); }}
 .region {{ position: absolute; box-sizing: border-box; border: 3px solid #111; outline: 1px solid white; }}
 .main-container {{ position: absolute; box-sizing: border-box; border: 4px dashed var(--c); }}
@@ -251,7 +258,7 @@ td, th {{ padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: left; }}
 <div class="columns">
 <div class="picture">{picture}{boxes}</div>
 <div class="side">
-<div class="legend"><span>content</span><span class="ramp"></span><span>template</span><span>(outline: smoothed templateness of each section; thick black: regions, the page's large blocks)</span></div>
+<div class="legend"><span>content</span><span class="ramp"></span><span>template</span><span>(outline: smoothed templateness of each section; hatched: its verdict is template; thick black: regions, the page's large blocks)</span></div>
 <div class="legend"><span class="swatch" style="background:{main_colour}"></span><span>main text (dashed: its container)</span><span class="swatch" style="background:{comment_colour}"></span><span>comments</span></div>
 <h2>Sections with text</h2>
 <table><tr><th>section</th><th>region</th><th>root</th><th>templateness</th><th>verdict</th><th>characters</th></tr>{rows}</table>

@@ -203,6 +203,11 @@ pub fn with_overruled_verdicts(
         if overruled[id.index()].is_none() && flags.0 != flags.1 {
             overruled[id.index()] = Some(flags.1);
         }
+        // An element holding content is not template for its own few words (a kicker above
+        // the article it wraps): it would make a template section as large as the article.
+        if overruled[id.index()] == Some(true) && below[id.index()].0 {
+            overruled[id.index()] = None;
+        }
     }
     let before: Vec<bool> = segmented.nodes.iter().map(|node| node.template).collect();
     for (section, &(content, template)) in segmented.sections.iter_mut().zip(&said) {
