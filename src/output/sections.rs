@@ -55,7 +55,9 @@ pub struct SectionLine {
     pub xpath: String,
     /// The section's smoothed templateness, in [0, 1].
     pub templateness: f64,
-    /// True when the section is template on this page (templateness ≥ the page's threshold).
+    /// True when the section is template on this page: templateness ≥ the page's threshold,
+    /// unless the main text overrules it (its elements content, the rest of an article page
+    /// template).
     pub template: bool,
     /// What the section is for, where the extraction or the page's markup says; `null` else.
     pub role: Option<SectionRole>,

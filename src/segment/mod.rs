@@ -22,8 +22,8 @@ pub struct NodeVerdict {
     pub score: Option<f64>,
     /// Smoothed templateness; `None` for hidden nodes.
     pub smoothed: Option<f64>,
-    /// True when the element is template on this page (its templateness ≥ the page's
-    /// threshold).
+    /// True when the element is template on this page: its templateness ≥ the page's
+    /// threshold, unless the main text overrules it (`pipeline::main_text_overrules`).
     pub template: bool,
     /// The root of the section the node belongs to.
     pub section: NodeId,
@@ -39,7 +39,8 @@ pub struct Section {
     pub id: NodeId,
     /// The section's smoothed templateness, in [0, 1].
     pub score: f64,
-    /// True when the section is template on this page (`score` ≥ the page's threshold).
+    /// True when the section is template on this page: `score` ≥ the page's threshold, unless
+    /// the main text overrules it (`pipeline::main_text_overrules`).
     pub template: bool,
     /// Visible characters of text belonging to this section (not to a nested one).
     pub text_chars: usize,
