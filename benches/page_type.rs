@@ -18,6 +18,7 @@ use pagelevel::page_type::{PageTypeModel, page_type_features};
 use pagelevel::params::ValidParams;
 use pagelevel::pipeline::{Scorer, extract_main_text};
 use pagelevel::render::NativeLayout;
+use pagelevel::text::paragraphs;
 
 /// Timings per page, the median kept.
 const RUNS: usize = 11;
@@ -59,9 +60,12 @@ fn main() {
             }));
             if scored.page_type.content_policy() != ContentPolicy::default() {
                 again.push(median_ms(|| {
+                    let dom = &scored.laid_out.page.dom;
+                    let page_paragraphs = paragraphs(dom, &scored.segmented.text_visible);
                     std::hint::black_box(extract_main_text(
                         &scored.laid_out,
                         &scored.segmented,
+                        &page_paragraphs,
                         &params,
                     ));
                 }));

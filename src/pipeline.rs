@@ -24,7 +24,7 @@ use crate::page_type::{PageTypeFeatures, PageTypeGuess, page_type_features};
 use crate::params::{ParamsError, ValidParams};
 use crate::segment::{SegmentedPage, segment, with_overruled_verdicts};
 use crate::smooth::{PageSmoothError, SmoothedPage, smooth_page};
-use crate::text::paragraphs;
+use crate::text::{Paragraph, paragraphs};
 
 /// Why a page could not be scored.
 #[derive(Debug, Error)]
@@ -88,6 +88,7 @@ pub struct ScoredPage {
 pub fn extract_main_text(
     laid_out: &LaidOutPage,
     segmented: &SegmentedPage,
+    page_paragraphs: &[Paragraph],
     params: &ValidParams,
 ) -> (Extracted, PageTypeFeatures, PageTypeGuess) {
     let dom = &laid_out.page.dom;
@@ -100,7 +101,7 @@ pub fn extract_main_text(
     let extracted = extract(
         dom,
         &laid_out.layout,
-        &paragraphs(dom, &segmented.text_visible),
+        page_paragraphs,
         &segmented.templateness,
         segmented.threshold,
         &laid_out.page.title,
@@ -131,6 +132,7 @@ pub fn extract_main_text(
 pub fn main_text_overrules(
     laid_out: &LaidOutPage,
     segmented: &mut SegmentedPage,
+    page_paragraphs: &[Paragraph],
     extracted: &Extracted,
     page_type: &PageTypeGuess,
 ) {
@@ -166,7 +168,7 @@ pub fn main_text_overrules(
     }
     verdicts.sort_unstable();
     verdicts.dedup();
-    with_overruled_verdicts(laid_out, segmented, &verdicts);
+    with_overruled_verdicts(laid_out, segmented, page_paragraphs, &verdicts);
 }
 
 /// The features, classifier scores and smoothing of a laid-out page: the stages a threshold
@@ -203,9 +205,17 @@ pub fn score_laid_out(
     let segment_started = Instant::now();
     let mut segmented = segment(&laid_out, &smoothed, params);
     let extract_started = Instant::now();
+    // The page's paragraphs, read once for the main text and the overrule.
+    let page_paragraphs = paragraphs(&laid_out.page.dom, &segmented.text_visible);
     let (extracted, page_type_features, page_type) =
-        extract_main_text(&laid_out, &segmented, params);
-    main_text_overrules(&laid_out, &mut segmented, &extracted, &page_type);
+        extract_main_text(&laid_out, &segmented, &page_paragraphs, params);
+    main_text_overrules(
+        &laid_out,
+        &mut segmented,
+        &page_paragraphs,
+        &extracted,
+        &page_type,
+    );
     let metadata = page_metadata(&laid_out.page);
     timings.segment_ms = ms(segment_started, extract_started);
     timings.extract_ms = ms(extract_started, Instant::now());

@@ -14,6 +14,7 @@ use crate::pipeline::{ScoreError, extract_main_text, main_text_overrules};
 use crate::segment::{ContentFloor, SegmentedPage, segment};
 use crate::sitelevel::{Method, SiteLevelError};
 use crate::smooth::smooth_page;
+use crate::text::paragraphs;
 
 use super::EvalError;
 use super::datasets::Gold;
@@ -229,10 +230,18 @@ impl PageRuns {
         let scale = options.params.penalty.scale;
         let (basic, _) = run(false, scale)?;
         let (mut smooth, mut smoothed) = run(true, scale)?;
-        let (extracted, _, page_type) = extract_main_text(laid_out, &smoothed, &options.params);
+        let page_paragraphs = paragraphs(dom, &smoothed.text_visible);
+        let (extracted, _, page_type) =
+            extract_main_text(laid_out, &smoothed, &page_paragraphs, &options.params);
         // The product's verdicts: where the main text overrules the segmentation, at any threshold.
         let before: Vec<bool> = smoothed.nodes.iter().map(|node| node.template).collect();
-        main_text_overrules(laid_out, &mut smoothed, &extracted, &page_type);
+        main_text_overrules(
+            laid_out,
+            &mut smoothed,
+            &page_paragraphs,
+            &extracted,
+            &page_type,
+        );
         for (index, node) in smoothed.nodes.iter().enumerate() {
             if node.template != before[index] {
                 smooth.element_score[index] = if node.template { 1.0 } else { 0.0 };

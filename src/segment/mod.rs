@@ -11,7 +11,9 @@ use crate::layout::LaidOutPage;
 use crate::page::NodeId;
 use crate::params::ValidParams;
 use crate::smooth::SmoothedPage;
-use crate::text::{content_text, paragraphs, subtree_words, text_visibility, visible_text_chars};
+use crate::text::{
+    Paragraph, content_text, paragraphs, subtree_words, text_visibility, visible_text_chars,
+};
 
 pub use floor::{ContentFloor, MIN_CONTENT_WORDS, WordsByTemplateness};
 
@@ -162,6 +164,7 @@ pub fn segment(
 pub fn with_overruled_verdicts(
     laid_out: &LaidOutPage,
     segmented: &mut SegmentedPage,
+    page_paragraphs: &[Paragraph],
     verdicts: &[(NodeId, bool)],
 ) {
     let dom = &laid_out.page.dom;
@@ -291,7 +294,7 @@ pub fn with_overruled_verdicts(
         .map(|(count, _)| count)
         .sum();
     segmented.template_text_share = template_chars as f64 / total.max(1) as f64;
-    segmented.content_text = content_text(&paragraphs(dom, &segmented.text_visible), &template);
+    segmented.content_text = content_text(page_paragraphs, &template);
 }
 
 /// The root section's leftovers judged on their own: where the root section holds no running

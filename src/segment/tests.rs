@@ -295,7 +295,8 @@ fn overruled_verdicts_flip_a_section_that_agrees_whole_and_split_one_that_does_n
     // The navigation's links all said content; in the article, the small span said template.
     let mut verdicts: Vec<(NodeId, bool)> = links.iter().map(|&link| (link, false)).collect();
     verdicts.extend([(id("p1"), false), (id("p2"), false), (id("small"), true)]);
-    with_overruled_verdicts(&rendered, &mut segmented, &verdicts);
+    let page_paragraphs = paragraphs(dom, &segmented.text_visible);
+    with_overruled_verdicts(&rendered, &mut segmented, &page_paragraphs, &verdicts);
     let nav = &segmented.nodes[id("nav").index()];
     assert!(
         !nav.template,
