@@ -142,28 +142,31 @@ pub fn main_text_overrules(
     let dom = &laid_out.page.dom;
     // Comments keep the segmentation's verdict: labelled sets disagree on whether they are
     // content (Dragnet: yes; WCXB: no).
-    let mut chosen: Vec<Option<bool>> = vec![None; dom.elements.len()];
-    for &text in &extracted.comment_text_nodes {
-        chosen[dom.texts[text as usize].parent.index()] = Some(false);
-    }
-    for &text in &extracted.main_text_nodes {
-        chosen[dom.texts[text as usize].parent.index()] = Some(true);
-    }
+    let holds = |texts: &[u32]| {
+        let mut holds = vec![false; dom.elements.len()];
+        for &text in texts {
+            holds[dom.texts[text as usize].parent.index()] = true;
+        }
+        holds
+    };
+    let (holds_main_text, holds_comments) = (
+        holds(&extracted.main_text_nodes),
+        holds(&extracted.comment_text_nodes),
+    );
     let mut verdicts: Vec<(NodeId, bool)> = Vec::new();
     for text in &dom.texts {
         let element = text.parent;
-        match chosen[element.index()] {
-            Some(true) => verdicts.push((element, false)),
+        if holds_main_text[element.index()] {
+            verdicts.push((element, false));
+        } else if holds_comments[element.index()] {
             // Named, so that its section's other elements do not carry it along.
-            Some(false) => verdicts.push((element, segmented.nodes[element.index()].template)),
+            verdicts.push((element, segmented.nodes[element.index()].template));
+        } else if segmented.text_visible[element.index()]
+            && text.text.chars().any(char::is_alphanumeric)
+        {
             // Text no reader sees (the head's title, a closed menu) keeps its verdict: a
             // page root made template by its `<title>` would be drawn over the whole page.
-            None if segmented.text_visible[element.index()]
-                && text.text.chars().any(char::is_alphanumeric) =>
-            {
-                verdicts.push((element, true));
-            }
-            None => {}
+            verdicts.push((element, true));
         }
     }
     verdicts.sort_unstable();
