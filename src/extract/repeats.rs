@@ -71,6 +71,21 @@ impl Repeats {
         }
     }
 
+    /// How many of `id`'s siblings (itself included) share its tag and class.
+    pub fn siblings(&self, id: NodeId) -> usize {
+        self.siblings[id.index()] as usize
+    }
+
+    /// The words of `id`'s subtree.
+    pub fn words(&self, id: NodeId) -> usize {
+        self.words[id.index()]
+    }
+
+    /// The words of `id` and of its siblings sharing its tag and class.
+    pub fn group_words(&self, id: NodeId) -> usize {
+        self.group_words[id.index()]
+    }
+
     /// The largest repeated block at `id` or up to [`LEVELS_UP`] levels above it.
     pub fn around(&self, dom: &Dom, id: NodeId) -> Repeat {
         let mut found = Repeat {
@@ -93,6 +108,11 @@ impl Repeats {
         }
         found
     }
+}
+
+/// Whether two elements share their tag and class: blocks of one run.
+pub fn share_tag_and_class(dom: &Dom, one: NodeId, other: NodeId) -> bool {
+    signature(dom, one) == signature(dom, other)
 }
 
 fn signature(dom: &Dom, id: NodeId) -> (&str, &str) {

@@ -191,6 +191,11 @@ const SURE_OF_COLLECTION_OR_SERVICE: f64 = 0.7;
 /// .933); share 0.3 or no word limit also took short articles (dragnet/147's 26 words, an
 /// L3S-GN1 brief of 99: L3S-GN1 −.0025 macro), 50 words dragnet/147; with 25, Dragnet −.0014
 /// and CleanEval −.0015 macro (one page each), Kreuzer's home pages +.023 macro.
+///
+/// Listings and collections this likely also take their largest grid whole when the choice
+/// reaches into two of its cards (`ContentPolicy::whole_grid`): at 0.3 WCXB cross-fitted .8214 →
+/// .8239 (listing .612 → .641, collection .540 → .549), at 0.5 .8219 (most listings are typed
+/// below it); the article sets moved by ≤ .0011 macro (CleanEval's dev-27, a news listing).
 const LIKELY_SPREAD: f64 = 0.3;
 /// See [`LIKELY_SPREAD`].
 const FEW_CHOSEN_WORDS: usize = 25;
@@ -226,13 +231,16 @@ impl PageTypeGuess {
     /// What the main text of a page of this type is made of: an article's is not its card lists
     /// of other stories; a thread's, a listing's, a collection's and a service page's is spread
     /// over the page (posts, cards, sections), when the type is sure ([`SURE_OF_TYPE`]); a sure
-    /// type's own main-text model chooses, where the model file has one.
+    /// type's own main-text model chooses, where the model file has one; a likely listing's or
+    /// collection's grid is main text whole ([`LIKELY_SPREAD`]).
     pub fn content_policy(&self) -> ContentPolicy {
         ContentPolicy {
             without_card_lists: self.page_type == PageType::Article,
             spread: self.probability >= SURE_OF_TYPE && spreads_its_content(self.page_type),
             page_type: (self.probability >= sure_for_own_model(self.page_type))
                 .then_some(self.page_type),
+            whole_grid: matches!(self.page_type, PageType::Listing | PageType::Collection)
+                && self.probability >= LIKELY_SPREAD,
             without_reviews: self.page_type == PageType::Product
                 && self.probability >= sure_for_own_model(PageType::Product),
         }
