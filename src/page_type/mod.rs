@@ -431,10 +431,19 @@ mod tests {
             assert!(!policy.spread && !policy.without_card_lists);
             assert_eq!(policy.page_type, Some(unchanged));
         }
+        // An unsure listing only takes its grid whole; below LIKELY_SPREAD, not even that.
         assert_eq!(
             guess(PageType::Listing, 0.8).content_policy(),
+            ContentPolicy {
+                whole_grid: true,
+                ..ContentPolicy::default()
+            }
+        );
+        assert_eq!(
+            guess(PageType::Collection, 0.25).content_policy(),
             ContentPolicy::default()
         );
+        assert!(!guess(PageType::Article, 0.4).content_policy().whole_grid);
         // A thread's own model chooses sooner than the spread policy applies.
         let unsure_thread = guess(PageType::Forum, 0.6).content_policy();
         assert_eq!(unsure_thread.page_type, Some(PageType::Forum));
