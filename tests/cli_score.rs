@@ -159,6 +159,32 @@ fn what_the_main_text_of_an_article_leaves_out_is_template() {
 }
 
 #[test]
+fn an_articles_picture_gallery_is_not_its_text() {
+    // Readability's bug-1255978 (development): a 50-slide gallery sits between the article's
+    // fifth and sixth points; a reader sees one legend at a time, and all 50 (about 2,800 words,
+    // a heading each) were in the main text and its Markdown.
+    let page = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/datasets/labeled/readability/pages/bug-1255978.html");
+    let cache = tempfile::tempdir().expect("dir");
+    let output = succeed(
+        pagelevel(cache.path())
+            .args(["score", "--format", "markdown"])
+            .arg(&page),
+    );
+    let markdown = String::from_utf8(output.stdout).expect("UTF-8");
+    for kept in [
+        "# The seven secrets that hotel owners don't want you to know",
+        "### 5\\. Beware the wall-mounted hairdryer",
+        "### 6\\. Mini bars almost always lose money",
+    ] {
+        assert!(markdown.contains(kept), "{kept} missing from {markdown}");
+    }
+    for legend in ["Business news in pictures", "1/50", "United goin down"] {
+        assert!(!markdown.contains(legend), "{legend} in {markdown}");
+    }
+}
+
+#[test]
 fn score_gives_every_node_a_verdict_and_separates_the_gnu_article_from_the_footer() {
     let cache = tempfile::tempdir().expect("temp dir");
     let page = score_json(cache.path(), &[]);

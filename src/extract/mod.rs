@@ -56,8 +56,9 @@ const LINK_LIST_SHARE: f64 = 0.5;
 /// What the main text of a kind of page is made of, beyond what every page shares.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ContentPolicy {
-    /// Card lists (teasers of other pages: a list of items each with a heading) are not main
-    /// text, when enough of it stands outside them — an article's "more stories".
+    /// Card lists (teasers of other pages: a list of items each with a heading) and picture
+    /// galleries are not main text, when enough of it stands outside them — an article's "more
+    /// stories" and its slideshow's legends.
     pub without_card_lists: bool,
     /// The content is spread over the page (a thread's posts, a listing's cards): every likely
     /// paragraph is main text, wherever it sits.
@@ -73,8 +74,8 @@ pub struct ContentPolicy {
     pub without_reviews: bool,
 }
 
-/// Main words an article needs outside card lists before its card lists are dropped: fewer, and
-/// the cards may be the page's content after all.
+/// Main words an article needs outside card lists (or galleries) before they are dropped: fewer,
+/// and the cards may be the page's content after all.
 const MIN_WORDS_BESIDE_CARDS: usize = 150;
 
 /// Cards of a listing's grid the choice must reach into before the grid is taken whole: an
@@ -201,7 +202,13 @@ pub fn extract(
             chosen
         };
         let chosen = if policy.without_card_lists {
-            without_card_lists(dom, &facts, chosen)
+            let galleries = named_blocks::within_blocks_named_up_to(
+                dom,
+                named_blocks::GALLERIES,
+                named_blocks::MAX_GALLERY_SHARE,
+            );
+            let chosen = without_card_lists(dom, &facts, chosen);
+            without_blocks(&galleries, &facts, chosen, MIN_WORDS_BESIDE_CARDS)
         } else {
             chosen
         };
