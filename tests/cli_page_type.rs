@@ -49,6 +49,20 @@ fn word_recall(text: &str, gold: &str) -> f64 {
     wanted.intersection(&found).count() as f64 / wanted.len().max(1) as f64
 }
 
+/// Asserts that the main text of WCXB page `id`, in its `score` line, holds at least
+/// `least_recall` of the gold's distinct words and that at least `least_precision` of its own
+/// are the gold's.
+fn assert_main_text_near_gold(id: &str, line: &Value, least_recall: f64, least_precision: f64) {
+    let main = line["main_text"].as_str().expect("main text");
+    let gold = gold_content(id);
+    let recall = word_recall(main, &gold);
+    let precision = word_recall(&gold, main);
+    assert!(
+        recall >= least_recall && precision >= least_precision,
+        "page {id}: main text holds {recall:.2} of the gold's words, {precision:.2} of its own are in it"
+    );
+}
+
 /// One JSON line per page, in the order given.
 fn score(pages: &[PathBuf]) -> Vec<Value> {
     let cache = tempfile::tempdir().expect("temp dir");
@@ -119,14 +133,7 @@ fn a_listing_keeps_every_card_of_its_grid() {
             page_type == "listing" || page_type == "collection",
             "page {id}: {page_type}"
         );
-        let main = line["main_text"].as_str().expect("main text");
-        let gold = gold_content(id);
-        let recall = word_recall(main, &gold);
-        let precision = word_recall(&gold, main);
-        assert!(
-            recall >= 0.95 && precision >= 0.7,
-            "page {id}: main text holds {recall:.2} of the gold's words, {precision:.2} of its own are in it"
-        );
+        assert_main_text_near_gold(id, line, 0.95, 0.7);
     }
 }
 
@@ -139,14 +146,7 @@ fn a_thread_keeps_every_post_even_where_the_segmentation_found_them_repeated() {
     for id in ["0544", "0545"] {
         let line = &score(&[unpacked(dir.path(), id)])[0];
         assert_eq!(line["page_type"]["type"], "forum", "page {id}");
-        let main = line["main_text"].as_str().expect("main text");
-        let gold = gold_content(id);
-        let recall = word_recall(main, &gold);
-        let precision = word_recall(&gold, main);
-        assert!(
-            recall >= 0.9 && precision >= 0.8,
-            "page {id}: main text holds {recall:.2} of the gold's words, {precision:.2} of its own are in it"
-        );
+        assert_main_text_near_gold(id, line, 0.9, 0.8);
     }
 }
 
