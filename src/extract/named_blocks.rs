@@ -76,15 +76,28 @@ pub fn within_blocks_named(dom: &Dom, tokens: &[&str]) -> Vec<bool> {
 /// [`within_blocks_named`] with a name counting on elements holding less than `max_share` of
 /// the page's words.
 pub fn within_blocks_named_up_to(dom: &Dom, tokens: &[&str], max_share: f64) -> Vec<bool> {
-    let names = |value: Option<&str>| names_one_of(value, tokens);
+    let named: Vec<bool> = dom
+        .ids()
+        .map(|id| {
+            let element = dom.element(id);
+            names_one_of(element.attribute("class"), tokens)
+                || names_one_of(element.attribute("id"), tokens)
+        })
+        .collect();
+    let mut within = vec![false; dom.len()];
+    // Most pages name no such block: their words need no counting (an article's galleries are
+    // looked for on every article).
+    if !named.contains(&true) {
+        return within;
+    }
     let words = subtree_words(dom);
     let page_words = words.first().copied().unwrap_or(0).max(1) as f64;
-    let mut within = vec![false; dom.len()];
     for id in dom.ids() {
-        let element = dom.element(id);
-        within[id.index()] = element.parent.is_some_and(|parent| within[parent.index()])
-            || ((words[id.index()] as f64) < max_share * page_words
-                && (names(element.attribute("class")) || names(element.attribute("id"))));
+        within[id.index()] = dom
+            .element(id)
+            .parent
+            .is_some_and(|parent| within[parent.index()])
+            || (named[id.index()] && (words[id.index()] as f64) < max_share * page_words);
     }
     within
 }
