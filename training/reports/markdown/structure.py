@@ -46,14 +46,32 @@ def own_text(element) -> str:
     return " ".join(parts)
 
 
-def elements(html: str) -> dict[str, collections.Counter]:
+def title_similarity(title: str, heading: str) -> float:
+    """Readability.js's `_textSimilarity(title, heading)`: one less the share of the heading's
+    characters (its words, joined by spaces) in words the title lacks."""
+    title_words = [word for word in re.split(r"\W+", title.lower()) if word]
+    heading_words = [word for word in re.split(r"\W+", heading.lower()) if word]
+    if not title_words or not heading_words:
+        return 0.0
+    unshared = [word for word in heading_words if word not in title_words]
+    return 1 - len(" ".join(unshared)) / len(" ".join(heading_words))
+
+
+def duplicates_title(heading, title: str | None) -> bool:
+    """Readability.js's `_headerDuplicatesTitle`: an h1 or h2 whose text is more than 0.75
+    similar to the article's title is removed from the article (the title goes to its
+    metadata), so its expected articles lack it."""
+    return bool(title) and heading.tag in ("h1", "h2") and title_similarity(title, heading.text_content()) > 0.75
+
+
+def elements(html: str, title: str | None = None) -> dict[str, collections.Counter]:
     found = {kind: collections.Counter() for kind in KINDS}
     if not html.strip():
         return found
     root = lxml.html.fromstring(f"<div>{html}</div>")
     for heading in root.xpath("//h1|//h2|//h3|//h4|//h5|//h6"):
         text = normalize(heading.text_content())
-        if text:
+        if text and not duplicates_title(heading, title):
             found["headings"][text] += 1
     for item in root.xpath("//li"):
         text = normalize(own_text(item))
@@ -76,6 +94,12 @@ def elements(html: str) -> dict[str, collections.Counter]:
     return found
 
 
+def title_of(metadata: pathlib.Path | None, name: str) -> str | None:
+    if metadata is None:
+        return None
+    return json.loads((metadata / f"{name}.json").read_text())["title"]
+
+
 MARKDOWN = MarkdownIt("commonmark").enable("table").enable("strikethrough")
 
 
@@ -88,12 +112,17 @@ def main() -> None:
     parser.add_argument(
         "--metadata",
         type=pathlib.Path,
-        help="readability/metadata: the article's title heading is left out on both sides "
-        "(Readability.js moves it to the metadata, so its expected articles lack it)",
+        help="readability/metadata: headings that duplicate the article's title are left out on "
+        "both sides by Readability.js's own rule (it moves the title to the metadata and removes "
+        "such h1/h2 from the article, so its expected articles lack them)",
     )
     args = parser.parse_args()
     names = [line.strip() for line in args.pages.read_text().splitlines() if line.strip()]
-    gold = {name: elements((args.expected / f"{name}.html").read_text(encoding="utf-8")) for name in names}
+    titles = {name: title_of(args.metadata, name) for name in names}
+    gold = {
+        name: elements((args.expected / f"{name}.html").read_text(encoding="utf-8"), titles[name])
+        for name in names
+    }
     print(f"{len(names)} pages; gold elements: " + ", ".join(
         f"{kind} {sum(sum(g[kind].values()) for g in gold.values())}" for kind in KINDS))
     print()
@@ -106,11 +135,7 @@ def main() -> None:
         for name in names:
             path = pathlib.Path(directory) / f"{name}.md"
             markdown = path.read_text(encoding="utf-8") if path.exists() else ""
-            found = elements(MARKDOWN.render(markdown))
-            if args.metadata:
-                title = normalize(json.loads((args.metadata / f"{name}.json").read_text())["title"] or "")
-                for side in (found, gold[name]):
-                    side["headings"].pop(title, None)
+            found = elements(MARKDOWN.render(markdown), titles[name])
             for kind in KINDS:
                 matched = sum((found[kind] & gold[name][kind]).values())
                 output = sum(found[kind].values())
