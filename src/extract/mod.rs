@@ -72,6 +72,8 @@ pub struct ContentPolicy {
     /// Buyers' reviews are not main text, when enough of it stands outside them: a product's
     /// content is its name, description and specifications.
     pub without_reviews: bool,
+    /// Posters' cards (reputation, badges, join date) and signatures are not a thread's text.
+    pub without_user_cards: bool,
 }
 
 /// Main words an article needs outside card lists (or galleries) before they are dropped: fewer,
@@ -92,6 +94,10 @@ const MIN_WORDS_BESIDE_REVIEWS: usize = 30;
 
 /// Main words a page needs outside its cookie and consent notices before they are dropped.
 const MIN_WORDS_BESIDE_NOTICES: usize = 30;
+
+/// Main words a thread needs outside its posters' cards before they are dropped: fewer, and the
+/// page may be a member's profile rather than a thread.
+const MIN_WORDS_BESIDE_USER_CARDS: usize = 30;
 
 /// The main text and comments of a page.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -213,6 +219,16 @@ pub fn extract(
             chosen
         };
         let chosen = without_blocks(&notices, &facts, chosen, MIN_WORDS_BESIDE_NOTICES);
+        let chosen = if policy.without_user_cards {
+            let cards = named_blocks::within_blocks_so_named(
+                dom,
+                named_blocks::names_a_user_card,
+                regions::MAX_REGION_SHARE,
+            );
+            without_blocks(&cards, &facts, chosen, MIN_WORDS_BESIDE_USER_CARDS)
+        } else {
+            chosen
+        };
         if policy.without_reviews {
             let reviews = named_blocks::within_blocks_named(dom, named_blocks::REVIEWS);
             without_blocks(&reviews, &facts, chosen, MIN_WORDS_BESIDE_REVIEWS)

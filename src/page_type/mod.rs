@@ -243,6 +243,8 @@ impl PageTypeGuess {
                 && self.probability >= LIKELY_SPREAD,
             without_reviews: self.page_type == PageType::Product
                 && self.probability >= sure_for_own_model(PageType::Product),
+            without_user_cards: self.page_type == PageType::Forum
+                && self.probability >= sure_for_own_model(PageType::Forum),
         }
     }
 
@@ -448,6 +450,7 @@ mod tests {
         let unsure_thread = guess(PageType::Forum, 0.6).content_policy();
         assert_eq!(unsure_thread.page_type, Some(PageType::Forum));
         assert!(!unsure_thread.spread);
+        assert!(unsure_thread.without_user_cards);
         assert_eq!(
             guess(PageType::Forum, 0.4).content_policy(),
             ContentPolicy::default()
