@@ -13,8 +13,9 @@
 //!   F1 rose (development macro .9509 → .9520). Only under an article's policy.
 //! - **posters' cards** in a thread (`user-details`, `user-info`, `author-card`, `postprofile`,
 //!   `signature`, `badges`): reputation, badge counts, post counts and join dates beside each
-//!   post ("1,992 gold badges 14 silver badges"), which WCXB's thread gold leaves out: 64 of its
-//!   1,497 pages' threads carry such blocks (10,690 words, 29 % of them anywhere in the gold).
+//!   post ("1,992 gold badges 14 silver badges"), which WCXB's thread gold leaves out: such
+//!   blocks sit on 64 of its development threads (10,690 words, 29 % of them anywhere in the
+//!   gold).
 //!   Cross-fitted development run: forum .7124 → .7227 (20 pages up, 4 down by ≤ .023), no other
 //!   set's main text or template text down. Only under a thread's policy: `author-info` wraps
 //!   an article's byline and sometimes its text.

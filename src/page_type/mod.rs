@@ -232,7 +232,8 @@ impl PageTypeGuess {
     /// of other stories; a thread's, a listing's, a collection's and a service page's is spread
     /// over the page (posts, cards, sections), when the type is sure ([`SURE_OF_TYPE`]); a sure
     /// type's own main-text model chooses, where the model file has one; a likely listing's or
-    /// collection's grid is main text whole ([`LIKELY_SPREAD`]).
+    /// collection's grid is main text whole ([`LIKELY_SPREAD`]); a sure product's buyers'
+    /// reviews and a sure thread's posters' cards are not main text.
     pub fn content_policy(&self) -> ContentPolicy {
         ContentPolicy {
             without_card_lists: self.page_type == PageType::Article,
