@@ -141,52 +141,59 @@ pub fn names_one_of(value: Option<&str>, tokens: &[&str]) -> bool {
 mod tests {
     use super::*;
 
+    /// Asserts that `names` accepts every value of `named`, none of `not_named`, and no value.
+    fn assert_names(names: fn(Option<&str>) -> bool, named: &[&str], not_named: &[&str]) {
+        for value in named {
+            assert!(names(Some(value)), "{value} should be named");
+        }
+        for value in not_named {
+            assert!(!names(Some(value)), "{value} should not be named");
+        }
+        assert!(!names(None));
+    }
+
     #[test]
     fn a_notice_is_named_for_consent_or_for_cookies_with_what_it_is_not_for_cookies_alone() {
-        for notice in [
-            "cookie-law-info-bar",
-            "cookie-notice",
-            "CybotCookiebotDialog",
-            "onetrust-consent-sdk",
-            "gdpr-wrapper",
-            "cookieBanner",
-        ] {
-            assert!(names_a_notice(Some(notice)), "{notice}");
-        }
-        for not_a_notice in [
-            "cookies",
-            "cookie-recipes",
-            "chocolate-chip-cookies",
-            "policy",
-        ] {
-            assert!(!names_a_notice(Some(not_a_notice)), "{not_a_notice}");
-        }
-        assert!(!names_a_notice(None));
+        assert_names(
+            names_a_notice,
+            &[
+                "cookie-law-info-bar",
+                "cookie-notice",
+                "CybotCookiebotDialog",
+                "onetrust-consent-sdk",
+                "gdpr-wrapper",
+                "cookieBanner",
+            ],
+            &[
+                "cookies",
+                "cookie-recipes",
+                "chocolate-chip-cookies",
+                "policy",
+            ],
+        );
     }
 
     #[test]
     fn a_posters_card_is_named_for_a_user_or_author_with_what_it_is_or_for_a_signature() {
-        for card in [
-            "user-details",
-            "user-info user-hover",
-            "authorCard",
-            "postprofile",
-            "signature",
-            "message-signature",
-            "-badges",
-            "userinfo",
-        ] {
-            assert!(names_a_user_card(Some(card)), "{card}");
-        }
-        for not_a_card in [
-            "user-content",
-            "s-prose js-post-body",
-            "author",
-            "post-text",
-            "info",
-        ] {
-            assert!(!names_a_user_card(Some(not_a_card)), "{not_a_card}");
-        }
-        assert!(!names_a_user_card(None));
+        assert_names(
+            names_a_user_card,
+            &[
+                "user-details",
+                "user-info user-hover",
+                "authorCard",
+                "postprofile",
+                "signature",
+                "message-signature",
+                "-badges",
+                "userinfo",
+            ],
+            &[
+                "user-content",
+                "s-prose js-post-body",
+                "author",
+                "post-text",
+                "info",
+            ],
+        );
     }
 }
