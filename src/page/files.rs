@@ -5,13 +5,17 @@ use std::path::{Path, PathBuf};
 /// File name extensions taken as HTML pages.
 const HTML_EXTENSIONS: &[&str] = &["html", "htm", "xhtml"];
 
-/// Every HTML file under `directory` (recursively, symbolic links not followed), sorted by
-/// path so runs are repeatable.
+/// Every HTML file under `directory` (recursively), sorted by path so runs are repeatable. A
+/// symbolic link to a file counts as the file (a folder of links is how a subset of a set is
+/// made without copying it); links to directories are not followed, so a link loop cannot
+/// make the walk endless.
 pub fn html_files_under(directory: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(directory).follow_links(false) {
         let entry = entry.map_err(std::io::Error::other)?;
-        if entry.file_type().is_file() && is_html_file(entry.path()) {
+        let is_file = entry.file_type().is_file()
+            || (entry.path_is_symlink() && entry.path().is_file());
+        if is_file && is_html_file(entry.path()) {
             files.push(entry.into_path());
         }
     }
@@ -60,5 +64,21 @@ mod tests {
         ] {
             assert!(!is_html_file(Path::new(other)), "{other}");
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_to_a_page_is_a_page_and_a_link_to_a_folder_is_not_walked() {
+        let root = std::env::temp_dir().join(format!("pagelevel-files-{}", std::process::id()));
+        let pages = root.join("pages");
+        std::fs::create_dir_all(&pages).unwrap();
+        std::fs::write(root.join("page.html"), "<p>text</p>").unwrap();
+        std::os::unix::fs::symlink(root.join("page.html"), pages.join("linked.html")).unwrap();
+        std::os::unix::fs::symlink(root.join("missing.html"), pages.join("dangling.html"))
+            .unwrap();
+        std::os::unix::fs::symlink(&pages, pages.join("loop")).unwrap();
+        let found = html_files_under(&pages);
+        std::fs::remove_dir_all(&root).unwrap();
+        assert_eq!(found.unwrap(), vec![pages.join("linked.html")]);
     }
 }
