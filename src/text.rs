@@ -101,7 +101,8 @@ const NEVER_SHOWN_CONTENT: &[&str] = &["iframe", "object", "embed", "template"];
 /// Whether each element's own text is seen by a reader: the element has a layout box (so it is
 /// not `display: none`) that is painted (not `visibility: hidden`), is not code or
 /// styling ([`Dom::is_visible_text_parent`]), is not inside `NEVER_SHOWN_CONTENT` or an
-/// `aria-hidden="true"` subtree (but for a closed panel, [`is_panel`]), and its box is not a
+/// `aria-hidden="true"` subtree (but for a closed panel, [`is_panel`]) or one named
+/// screen-reader-only ([`is_screen_reader_only`]), and its box is not a
 /// screen-reader-only sliver (at most 1 px wide or high) or placed entirely off the page ("Skip
 /// to content" links).
 pub fn text_visibility(rendered: &LaidOutPage) -> Vec<bool> {
@@ -118,18 +119,64 @@ pub fn text_visibility(rendered: &LaidOutPage) -> Vec<bool> {
         let aria_hidden = element
             .attribute("aria-hidden")
             .is_some_and(|value| value.trim().eq_ignore_ascii_case("true"));
-        hidden_below[id.index()] = inherited
+        let hides_itself = inherited
             || NEVER_SHOWN_CONTENT.contains(&element.tag.as_str())
+            || is_screen_reader_only(element);
+        hidden_below[id.index()] = hides_itself
             || (aria_hidden && !is_panel(element, &controlled));
         let on_screen = rendered.layout_box(id).is_some_and(|b| {
             b.width > 1.0 && b.height > 1.0 && b.x + b.width > 0.0 && b.y + b.height > 0.0
         }) && rendered.is_painted(id);
-        visible[id.index()] = on_screen
-            && !inherited
-            && !NEVER_SHOWN_CONTENT.contains(&element.tag.as_str())
-            && dom.is_visible_text_parent(id);
+        visible[id.index()] =
+            on_screen && !hides_itself && dom.is_visible_text_parent(id);
     }
     visible
+}
+
+/// Class names of the utility every CSS framework defines to keep a label for screen readers
+/// off the screen (a 1 px clipped box): Bootstrap 3–4 and Tailwind `sr-only`, Bootstrap 5 and
+/// Drupal `visually-hidden`, WordPress `screen-reader-text`, Foundation `show-for-sr`, … With
+/// the site's stylesheet laid out, such a box is a sliver and its text is already unseen; saved
+/// pages often come without their stylesheets, and then only the name tells ("Regular price",
+/// "Vendor:", "Unit price / per" beside every card of a shop's grid). Whole names only: Drupal
+/// marks a field whose *label* is hidden `field--label-visually_hidden`, and that field is the
+/// article's body.
+const SCREEN_READER_ONLY: &[&str] = &[
+    "sr-only",
+    "sronly",
+    "sr_only",
+    "sr-only-focusable",
+    "visually-hidden",
+    "visuallyhidden",
+    "visually_hidden",
+    "visually-hidden-focusable",
+    "screen-reader-text",
+    "screen-reader-only",
+    "screenreader",
+    "screenreader-only",
+    "show-for-sr",
+    "element-invisible",
+    "assistive-text",
+    "a11y-hidden",
+    "hidden-visually",
+];
+
+/// Whether the element's classes name it screen-reader-only ([`SCREEN_READER_ONLY`]), unless
+/// one of them undoes that (Tailwind's `md:not-sr-only`: shown from a breakpoint on, and the
+/// layout's viewport is a desktop's).
+fn is_screen_reader_only(element: &Element) -> bool {
+    let Some(classes) = element.attribute("class") else {
+        return false;
+    };
+    let mut named = false;
+    for class in classes.split_ascii_whitespace() {
+        let class = class.to_ascii_lowercase();
+        if class.contains("not-sr-only") {
+            return false;
+        }
+        named |= SCREEN_READER_ONLY.contains(&class.as_str());
+    }
+    named
 }
 
 /// The ids other elements name in `aria-controls`: what a button, a tab or a toggle opens.

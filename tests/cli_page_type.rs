@@ -360,3 +360,20 @@ fn a_product_whose_description_only_its_structured_data_holds_gets_it_in_the_mai
     );
     assert!(markdown.contains("SUBSCRIBE & SAVE"), "{markdown}");
 }
+
+#[test]
+fn a_shops_labels_for_screen_readers_are_not_its_text() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A headphone shop's collection (2897), saved without its stylesheet: each of its 20 cards
+    // carries `visually-hidden` labels ("Vendor:", "Regular price", "Unit price") that a reader
+    // never sees and the gold does not hold; the main text once had all 80 of them.
+    let id = "2897";
+    let line = &score(&[unpacked(dir.path(), id)])[0];
+    let main = line["main_text"].as_str().expect("main text");
+    for product in ["Sennheiser HD 600 Headphones", "Sennheiser HD 560S", "$499.95"] {
+        assert!(main.contains(product), "{product} missing: {main}");
+    }
+    for label in ["Vendor:", "Regular price", "Unit price"] {
+        assert!(!main.contains(label), "{label} kept: {main}");
+    }
+}

@@ -331,3 +331,42 @@ fn overruled_verdicts_flip_a_section_that_agrees_whole_and_split_one_that_does_n
     );
     assert!(segmented.template_text_share > 0.0);
 }
+
+#[test]
+fn a_label_named_for_screen_readers_is_not_visible_text_without_the_sites_stylesheet() {
+    // A saved shop page without its stylesheet: every card's screen-reader labels are laid out
+    // as text, and only their class names tell they are kept off the screen.
+    let html = r##"<html><body>
+<div id="card"><span id="vendor" class="visually-hidden">Vendor:</span> <span id="name">Sennheiser HD 600</span>
+<span id="label" class="sr-only">Regular price</span> <span id="price">$499.95</span>
+<span id="wp" class="Screen-Reader-Text">Posted on</span>
+<span id="shown" class="sr-only md:not-sr-only">Shown from the desktop breakpoint</span>
+<div id="field" class="field--label-visually_hidden">The article's body, whose label alone is hidden.</div></div>
+</body></html>"##;
+    let page = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).expect("parses");
+    let boxes: &[(&str, [f64; 4])] = &[
+        ("html", [0.0, 0.0, 1000.0, 1000.0]),
+        ("body", [0.0, 0.0, 1000.0, 1000.0]),
+        ("card", [0.0, 0.0, 1000.0, 200.0]),
+        ("vendor", [0.0, 0.0, 60.0, 20.0]),
+        ("name", [60.0, 0.0, 200.0, 20.0]),
+        ("label", [0.0, 20.0, 100.0, 20.0]),
+        ("price", [100.0, 20.0, 60.0, 20.0]),
+        ("wp", [0.0, 40.0, 80.0, 20.0]),
+        ("shown", [0.0, 60.0, 300.0, 20.0]),
+        ("field", [0.0, 80.0, 1000.0, 20.0]),
+    ];
+    let rendered = by_hand::lay_out(page, boxes, 1000.0, 1000.0);
+    let visible = text_visibility(&rendered);
+    let shown: Vec<String> = paragraphs(&rendered.page.dom, &visible)
+        .iter()
+        .map(|paragraph| paragraph.text_where(|_| true))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "Sennheiser HD 600 $499.95 Shown from the desktop breakpoint",
+            "The article's body, whose label alone is hidden."
+        ]
+    );
+}
