@@ -122,13 +122,14 @@ pub fn text_visibility(rendered: &LaidOutPage) -> Vec<bool> {
         let hides_itself = inherited
             || NEVER_SHOWN_CONTENT.contains(&element.tag.as_str())
             || is_screen_reader_only(element);
-        hidden_below[id.index()] = hides_itself
-            || (aria_hidden && !is_panel(element, &controlled));
+        // An `aria-hidden` element's own text stays (its descendants' goes): hiding it too cost
+        // WCXB's cross-fitted development pages .8263 → .8254 (1310, 0695: the gold's text sits
+        // in such elements; `training/reports/main-text/by-type/`).
+        hidden_below[id.index()] = hides_itself || (aria_hidden && !is_panel(element, &controlled));
         let on_screen = rendered.layout_box(id).is_some_and(|b| {
             b.width > 1.0 && b.height > 1.0 && b.x + b.width > 0.0 && b.y + b.height > 0.0
         }) && rendered.is_painted(id);
-        visible[id.index()] =
-            on_screen && !hides_itself && dom.is_visible_text_parent(id);
+        visible[id.index()] = on_screen && !hides_itself && dom.is_visible_text_parent(id);
     }
     visible
 }

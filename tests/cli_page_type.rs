@@ -370,7 +370,11 @@ fn a_shops_labels_for_screen_readers_are_not_its_text() {
     let id = "2897";
     let line = &score(&[unpacked(dir.path(), id)])[0];
     let main = line["main_text"].as_str().expect("main text");
-    for product in ["Sennheiser HD 600 Headphones", "Sennheiser HD 560S", "$499.95"] {
+    for product in [
+        "Sennheiser HD 600 Headphones",
+        "Sennheiser HD 560S",
+        "$499.95",
+    ] {
         assert!(main.contains(product), "{product} missing: {main}");
     }
     for label in ["Vendor:", "Regular price", "Unit price"] {

@@ -13,8 +13,8 @@ pub fn html_files_under(directory: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(directory).follow_links(false) {
         let entry = entry.map_err(std::io::Error::other)?;
-        let is_file = entry.file_type().is_file()
-            || (entry.path_is_symlink() && entry.path().is_file());
+        let is_file =
+            entry.file_type().is_file() || (entry.path_is_symlink() && entry.path().is_file());
         if is_file && is_html_file(entry.path()) {
             files.push(entry.into_path());
         }
@@ -74,8 +74,7 @@ mod tests {
         std::fs::create_dir_all(&pages).unwrap();
         std::fs::write(root.join("page.html"), "<p>text</p>").unwrap();
         std::os::unix::fs::symlink(root.join("page.html"), pages.join("linked.html")).unwrap();
-        std::os::unix::fs::symlink(root.join("missing.html"), pages.join("dangling.html"))
-            .unwrap();
+        std::os::unix::fs::symlink(root.join("missing.html"), pages.join("dangling.html")).unwrap();
         std::os::unix::fs::symlink(&pages, pages.join("loop")).unwrap();
         let found = html_files_under(&pages);
         std::fs::remove_dir_all(&root).unwrap();
