@@ -461,7 +461,7 @@ fn finish_choice(
     mut main: Vec<usize>,
     title: &str,
 ) -> Choice {
-    main = with_whole_data_tables(dom, facts, main);
+    main = with_whole_data_tables(dom, facts, container, main);
     main = with_code_blocks(dom, facts, parts, main);
     if let Some(headline) = headline_before(dom, facts, container, title)
         && main
@@ -592,12 +592,28 @@ fn with_code_blocks(
     main
 }
 
-/// The chosen paragraphs and every other paragraph of the data tables they sit in (comments
-/// aside), in document order.
-fn with_whole_data_tables(dom: &Dom, facts: &[ParagraphFacts], main: Vec<usize>) -> Vec<usize> {
+/// The chosen paragraphs and every other paragraph of the data tables they sit in, or that sit
+/// in the main container outside named regions (comments aside), in document order. A table in
+/// the article's own block is the article's (a review's scores, a report's figures, a
+/// product's specifications), though its cells of names and numbers read as no running text
+/// and none of them may be chosen. Development split: Readability main text .9782 / .9669 →
+/// .9805 / .9676, CleanEval .9449 / .8974 → .9453 / .8981, WCXB cross-fitted .8263 → .8266
+/// (11 pages up, 2 down), Big9 −.0001; Markdown table cells recovered .102 → .143.
+fn with_whole_data_tables(
+    dom: &Dom,
+    facts: &[ParagraphFacts],
+    container: NodeId,
+    main: Vec<usize>,
+) -> Vec<usize> {
+    let in_container = facts
+        .iter()
+        .filter(|here| here.region == Region::Plain && dom.contains(container, here.anchor))
+        .filter_map(|here| dom.nearest_ancestor(here.anchor, "table"))
+        .filter(|&table| dom.contains(container, table));
     let mut tables: Vec<NodeId> = main
         .iter()
         .filter_map(|&index| dom.nearest_ancestor(facts[index].anchor, "table"))
+        .chain(in_container)
         .collect();
     tables.sort_unstable();
     tables.dedup();

@@ -219,6 +219,58 @@ fn a_data_table_the_main_text_reaches_into_is_taken_whole() {
 }
 
 #[test]
+fn a_data_table_in_the_articles_block_is_its_text_though_no_cell_reads_as_prose() {
+    let html = r#"<html><body><div class="story">
+      <p>The council published the results of the vote on the new bridge this morning, and the
+      margin was narrower than anyone in the town had expected it to be.</p>
+      <table>
+        <tr><th>District</th><th>For</th><th>Against</th></tr>
+        <tr><td><a href="/d/north">North</a></td><td>1,204</td><td>311</td></tr>
+        <tr><td><a href="/d/south">South</a></td><td>988</td><td>1,017</td></tr>
+      </table>
+      <p>The bridge will now go ahead, with work starting in the spring of next year.</p>
+    </div>
+    <div class="sidebar"><table><tr><th>Most read</th><th>Views</th></tr>
+      <tr><td>Fair opens</td><td>2,000</td></tr><tr><td>Rain</td><td>1,500</td></tr></table></div>
+    </body></html>"#;
+    let page = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).unwrap();
+    let dom = &page.dom;
+    let visible: Vec<bool> = dom.ids().map(|id| dom.is_visible_text_parent(id)).collect();
+    let facts = page_facts(
+        dom,
+        &paragraphs(dom, &visible),
+        &vec![0.1; dom.len()],
+        &regions(dom),
+    );
+    // The learned model finds the sentences likely and every cell of names and numbers not.
+    let probability: Vec<f64> = facts
+        .iter()
+        .map(|facts| if facts.words > 10 { 0.9 } else { 0.05 })
+        .collect();
+    let choice = choose_by_model(
+        dom,
+        &facts,
+        &probability,
+        MainTextModel::shipped(),
+        false,
+        "",
+    )
+    .unwrap();
+    let chosen: Vec<&str> = choice
+        .main
+        .iter()
+        .map(|&index| facts[index].text.as_str())
+        .collect();
+    for cell in ["District", "For", "1,204", "311", "South", "1,017"] {
+        assert!(chosen.contains(&cell), "{cell} in {chosen:?}");
+    }
+    assert!(
+        !chosen.contains(&"Most read"),
+        "a table outside the article's block stays out: {chosen:?}"
+    );
+}
+
+#[test]
 fn a_layout_table_is_not_taken_whole() {
     let html = r#"<html><body><table><tr><td><div id="nav"><a href="/a">Archive</a> <a href="/b">Blog</a></div></td>
       <td><p>The council published the results of the vote on the new bridge this morning, and
