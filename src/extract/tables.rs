@@ -1,7 +1,8 @@
 //! Data tables are main text whole: when the main text takes some cells of a table that holds
-//! data (rows and columns of short cells, no table inside), it takes every cell. Each cell is a
-//! paragraph of its own, and a cell of one link or one number reads as a link list or as no
-//! running text, so the choice alone keeps a table's prose cells and drops its names and values.
+//! data (rows and columns of short cells, no table inside), or the table sits in the main
+//! container, it takes every cell. Each cell is a paragraph of its own, and a cell of one link or
+//! one number reads as a link list or as no running text, so the choice alone keeps a table's
+//! prose cells and drops its names and values (`extract::with_whole_data_tables`).
 
 use crate::page::{Dom, NodeId};
 use crate::text::count_words;
