@@ -30,6 +30,17 @@ fn no_layout() -> crate::layout::Layout {
     }
 }
 
+/// The facts of every paragraph of `dom`, all of it content (templateness 0.1) and visible.
+fn content_facts(dom: &crate::page::Dom) -> Vec<ParagraphFacts> {
+    let visible: Vec<bool> = dom.ids().map(|id| dom.is_visible_text_parent(id)).collect();
+    page_facts(
+        dom,
+        &paragraphs(dom, &visible),
+        &vec![0.1; dom.len()],
+        &regions(dom),
+    )
+}
+
 fn extract_from(html: &str, template_ids: &[&str]) -> Extracted {
     extract_under(html, template_ids, ContentPolicy::default())
 }
@@ -156,13 +167,7 @@ fn a_page_whose_likely_text_is_spread_takes_every_likely_paragraph() {
     );
     let page = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).unwrap();
     let dom = &page.dom;
-    let visible: Vec<bool> = dom.ids().map(|id| dom.is_visible_text_parent(id)).collect();
-    let facts = page_facts(
-        dom,
-        &paragraphs(dom, &visible),
-        &vec![0.1; dom.len()],
-        &regions(dom),
-    );
+    let facts = content_facts(dom);
     let probability: Vec<f64> = facts
         .iter()
         .map(|facts| {
@@ -235,13 +240,7 @@ fn a_data_table_in_the_articles_block_is_its_text_though_no_cell_reads_as_prose(
     </body></html>"#;
     let page = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).unwrap();
     let dom = &page.dom;
-    let visible: Vec<bool> = dom.ids().map(|id| dom.is_visible_text_parent(id)).collect();
-    let facts = page_facts(
-        dom,
-        &paragraphs(dom, &visible),
-        &vec![0.1; dom.len()],
-        &regions(dom),
-    );
+    let facts = content_facts(dom);
     // The learned model finds the sentences likely and every cell of names and numbers not.
     let probability: Vec<f64> = facts
         .iter()

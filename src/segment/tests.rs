@@ -234,6 +234,21 @@ fn many_small_uncertain_items_no_longer_outvote_the_large_article_that_holds_the
     assert!(!by_area.content_text.is_empty());
 }
 
+/// `html` laid out by hand on a 1000 × 1000 page, each element named in `boxes` (by `id`, else
+/// tag) given its box.
+fn laid_out_by_hand(html: &str, boxes: &[(&str, [f64; 4])]) -> LaidOutPage {
+    let page = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).expect("parses");
+    by_hand::lay_out(page, boxes, 1000.0, 1000.0)
+}
+
+/// The texts of the paragraphs a reader sees on `rendered`.
+fn shown_paragraphs(rendered: &LaidOutPage) -> Vec<String> {
+    paragraphs(&rendered.page.dom, &text_visibility(rendered))
+        .iter()
+        .map(|paragraph| paragraph.text_where(|_| true))
+        .collect()
+}
+
 #[test]
 fn text_a_browser_never_shows_is_not_visible_text_and_a_closed_panel_is() {
     let html = r##"<html><body>
@@ -248,7 +263,6 @@ fn text_a_browser_never_shows_is_not_visible_text_and_a_closed_panel_is() {
 <span id="off">Off the page</span>
 <div id="menu">Dropdown menu item</div>
 </body></html>"##;
-    let page = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).expect("parses");
     let boxes: &[(&str, [f64; 4])] = &[
         ("html", [0.0, 0.0, 1000.0, 1000.0]),
         ("body", [0.0, 0.0, 1000.0, 1000.0]),
@@ -266,14 +280,10 @@ fn text_a_browser_never_shows_is_not_visible_text_and_a_closed_panel_is() {
         ("off", [-10000.0, 0.0, 200.0, 20.0]),
         ("menu", [0.0, 400.0, 300.0, 20.0]),
     ];
-    let mut rendered = by_hand::lay_out(page, boxes, 1000.0, 1000.0);
+    let mut rendered = laid_out_by_hand(html, boxes);
     // `visibility: hidden`: laid out, not painted.
     rendered.layout.unpainted = vec![NodeId(node(&rendered, "menu") as u32)];
-    let visible = text_visibility(&rendered);
-    let shown: Vec<String> = paragraphs(&rendered.page.dom, &visible)
-        .iter()
-        .map(|paragraph| paragraph.text_where(|_| true))
-        .collect();
+    let shown = shown_paragraphs(&rendered);
     // A closed accordion or tab panel (`aria-hidden` until opened, named by a control's
     // `aria-controls` or a panel by its role) is the page's text; decoration is not.
     assert_eq!(
@@ -343,7 +353,6 @@ fn a_label_named_for_screen_readers_is_not_visible_text_without_the_sites_styles
 <span id="shown" class="sr-only md:not-sr-only">Shown from the desktop breakpoint</span>
 <div id="field" class="field--label-visually_hidden">The article's body, whose label alone is hidden.</div></div>
 </body></html>"##;
-    let page = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).expect("parses");
     let boxes: &[(&str, [f64; 4])] = &[
         ("html", [0.0, 0.0, 1000.0, 1000.0]),
         ("body", [0.0, 0.0, 1000.0, 1000.0]),
@@ -356,12 +365,7 @@ fn a_label_named_for_screen_readers_is_not_visible_text_without_the_sites_styles
         ("shown", [0.0, 60.0, 300.0, 20.0]),
         ("field", [0.0, 80.0, 1000.0, 20.0]),
     ];
-    let rendered = by_hand::lay_out(page, boxes, 1000.0, 1000.0);
-    let visible = text_visibility(&rendered);
-    let shown: Vec<String> = paragraphs(&rendered.page.dom, &visible)
-        .iter()
-        .map(|paragraph| paragraph.text_where(|_| true))
-        .collect();
+    let shown = shown_paragraphs(&laid_out_by_hand(html, boxes));
     assert_eq!(
         shown,
         [
