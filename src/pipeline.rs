@@ -119,8 +119,11 @@ pub fn extract_main_text(
 
 /// The main text's choice overrules the segmentation where they disagree, except on pages
 /// whose type spreads its content over the page (a thread, a listing, a collection, a service
-/// page, at least [`LIKELY_SPREAD`](crate::page_type) likely), where the main text may gather
-/// paragraphs from everywhere and portals' link boxes would join it: the elements holding the
+/// page, at least [`LIKELY_SPREAD`](crate::page_type) likely) but is too unsure to choose the
+/// main text itself: there the main text is one block of the page's content, and a portal's
+/// teaser boxes beside it would become template. Where the type is sure enough to choose (its
+/// own model, or every likely paragraph), the main text speaks for the whole of the content and
+/// overrules as an article's does: the elements holding the
 /// main text become content whatever their templateness (an article's block smoothed just above
 /// the threshold), and every other element holding visible words but the comments' becomes template (a
 /// related-stories box, an author's other books, a newsletter form smoothed under it).
@@ -128,7 +131,9 @@ pub fn extract_main_text(
 /// half alone lifted every set (Dragnet .805 → .853, CleanEval .606 → .638), both halves lift
 /// them again (Dragnet .853 → .907, CleanEval .638 → .705, Readability .776 → .881, WCXB .676 →
 /// .732, Kreuzer .694 → .697). Gated on the type alone, Kreuzer fell to .691; on a type at 0.45,
-/// to .678; ungated, its portals fell to .655.
+/// to .678; ungated, its portals fell to .655. Overruling also where the type chose (2026-11-28,
+/// §8 of that report): CleanEval .7070 → .7297, WCXB .7308 → .7733, Kreuzer .6973 → .6955, the
+/// other sets unchanged.
 pub fn main_text_overrules(
     laid_out: &LaidOutPage,
     segmented: &mut SegmentedPage,
@@ -136,7 +141,8 @@ pub fn main_text_overrules(
     extracted: &Extracted,
     page_type: &PageTypeGuess,
 ) {
-    if page_type.likely_spreads_its_content() || extracted.main_text_nodes.is_empty() {
+    if page_type.main_text_is_one_block_of_spread_content() || extracted.main_text_nodes.is_empty()
+    {
         return;
     }
     let dom = &laid_out.page.dom;

@@ -121,6 +121,27 @@ fn a_service_page_and_a_listing_keep_every_section_not_one() {
 }
 
 #[test]
+fn a_sure_threads_content_text_is_its_posts() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Two threads typed forum at p ≥ 0.99 (permies.com, resetera.com). Their posts repeat, and
+    // the segmentation smoothed them above the threshold: the content text held 57 and 39 words
+    // (.02 and .04 of the gold's distinct words) while the main text held the thread. Where the
+    // type is sure enough to choose the main text, the main text now overrules the segmentation
+    // as an article's does.
+    let pages = [unpacked(dir.path(), "4564"), unpacked(dir.path(), "0514")];
+    for (line, id) in score(&pages).iter().zip(["4564", "0514"]) {
+        let content = line["content_text"].as_str().expect("content text");
+        let gold = gold_content(id);
+        let recall = word_recall(content, &gold);
+        let precision = word_recall(&gold, content);
+        assert!(
+            recall >= 0.85 && precision >= 0.85,
+            "page {id}: content text holds {recall:.2} of the gold's words, {precision:.2} of its own are in it"
+        );
+    }
+}
+
+#[test]
 fn a_listing_keeps_every_card_of_its_grid() {
     let dir = tempfile::tempdir().expect("temp dir");
     // A shop's collection (4021), a shop's listing (1371) and a maker's category page (4149):

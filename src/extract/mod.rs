@@ -76,6 +76,15 @@ pub struct ContentPolicy {
     pub without_user_cards: bool,
 }
 
+impl ContentPolicy {
+    /// Whether the page's type chose its main text: its own main-text model, or every likely
+    /// paragraph of the page. Such a choice speaks for the whole of a thread's, a listing's or a
+    /// service page's content, not for one block of it.
+    pub fn chose_for_its_type(&self) -> bool {
+        self.page_type.is_some() || self.spread
+    }
+}
+
 /// Main words an article needs outside card lists (or galleries) before they are dropped: fewer,
 /// and the cards may be the page's content after all.
 const MIN_WORDS_BESIDE_CARDS: usize = 150;

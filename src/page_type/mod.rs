@@ -228,6 +228,15 @@ impl PageTypeGuess {
         spreads_its_content(self.page_type) && self.probability >= LIKELY_SPREAD
     }
 
+    /// Whether the page likely spreads its content but its type is too unsure to choose the
+    /// main text ([`ContentPolicy::chose_for_its_type`]): the main text is then one block of
+    /// the page's content, chosen as an article's would be. (A choice the type made only
+    /// because that block was next to nothing counts as unsure: overruling on those pages cost
+    /// Kreuzer's portals template F1 .6955 → .6863 on the development split.)
+    pub fn main_text_is_one_block_of_spread_content(&self) -> bool {
+        self.likely_spreads_its_content() && !self.content_policy().chose_for_its_type()
+    }
+
     /// What the main text of a page of this type is made of: an article's is not its card lists
     /// of other stories; a thread's, a listing's, a collection's and a service page's is spread
     /// over the page (posts, cards, sections), when the type is sure ([`SURE_OF_TYPE`]); a sure
@@ -410,6 +419,23 @@ mod tests {
                 "{page_type:?}"
             );
         }
+    }
+
+    #[test]
+    fn only_an_unsure_spread_type_leaves_the_main_text_one_block_of_the_content() {
+        let guess = |page_type, probability| PageTypeGuess {
+            page_type,
+            probability,
+        };
+        // Likely a listing, too unsure for its own model: the main text is one block.
+        assert!(guess(PageType::Listing, 0.5).main_text_is_one_block_of_spread_content());
+        assert!(guess(PageType::Service, 0.6).main_text_is_one_block_of_spread_content());
+        // Sure enough for the type to choose: a thread from 0.5, a listing from 0.85.
+        assert!(!guess(PageType::Forum, 0.6).main_text_is_one_block_of_spread_content());
+        assert!(!guess(PageType::Listing, 0.9).main_text_is_one_block_of_spread_content());
+        // Not a spread type, or not likely one.
+        assert!(!guess(PageType::Article, 0.5).main_text_is_one_block_of_spread_content());
+        assert!(!guess(PageType::Collection, 0.2).main_text_is_one_block_of_spread_content());
     }
 
     #[test]
