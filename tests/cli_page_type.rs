@@ -49,18 +49,29 @@ fn word_recall(text: &str, gold: &str) -> f64 {
     wanted.intersection(&found).count() as f64 / wanted.len().max(1) as f64
 }
 
-/// Asserts that the main text of WCXB page `id`, in its `score` line, holds at least
-/// `least_recall` of the gold's distinct words and that at least `least_precision` of its own
-/// are the gold's.
-fn assert_main_text_near_gold(id: &str, line: &Value, least_recall: f64, least_precision: f64) {
-    let main = line["main_text"].as_str().expect("main text");
+/// Asserts that the text `field` (`main_text`, `content_text`) of WCXB page `id`, in its
+/// `score` line, holds at least `least_recall` of the gold's distinct words and that at least
+/// `least_precision` of its own are the gold's.
+fn assert_text_near_gold(
+    id: &str,
+    line: &Value,
+    field: &str,
+    least_recall: f64,
+    least_precision: f64,
+) {
+    let text = line[field].as_str().expect("a text field");
     let gold = gold_content(id);
-    let recall = word_recall(main, &gold);
-    let precision = word_recall(&gold, main);
+    let recall = word_recall(text, &gold);
+    let precision = word_recall(&gold, text);
     assert!(
         recall >= least_recall && precision >= least_precision,
-        "page {id}: main text holds {recall:.2} of the gold's words, {precision:.2} of its own are in it"
+        "page {id}: {field} holds {recall:.2} of the gold's words, {precision:.2} of its own are in it"
     );
+}
+
+/// [`assert_text_near_gold`] for the main text.
+fn assert_main_text_near_gold(id: &str, line: &Value, least_recall: f64, least_precision: f64) {
+    assert_text_near_gold(id, line, "main_text", least_recall, least_precision);
 }
 
 /// One JSON line per page, in the order given.
@@ -130,14 +141,7 @@ fn a_sure_threads_content_text_is_its_posts() {
     // as an article's does.
     let pages = [unpacked(dir.path(), "4564"), unpacked(dir.path(), "0514")];
     for (line, id) in score(&pages).iter().zip(["4564", "0514"]) {
-        let content = line["content_text"].as_str().expect("content text");
-        let gold = gold_content(id);
-        let recall = word_recall(content, &gold);
-        let precision = word_recall(&gold, content);
-        assert!(
-            recall >= 0.85 && precision >= 0.85,
-            "page {id}: content text holds {recall:.2} of the gold's words, {precision:.2} of its own are in it"
-        );
+        assert_text_near_gold(id, line, "content_text", 0.85, 0.85);
     }
 }
 
