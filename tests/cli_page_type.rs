@@ -163,6 +163,18 @@ fn a_listing_keeps_every_card_of_its_grid() {
 }
 
 #[test]
+fn a_listing_whose_choice_is_its_title_alone_gets_its_grid() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Amazon's best sellers in electronics (2920), typed collection: the main-text model found
+    // no card content and kept the title and heading (7 words, .01 of the gold's distinct
+    // words); its segmentation calls the linked cards template. Next to nothing beside a grid
+    // of 844 words, the grid is the content.
+    let line = &score(&[unpacked(dir.path(), "2920")])[0];
+    assert_eq!(line["page_type"]["type"], "collection");
+    assert_main_text_near_gold("2920", line, 0.9, 0.95);
+}
+
+#[test]
 fn a_thread_keeps_every_post_even_where_the_segmentation_found_them_repeated() {
     let dir = tempfile::tempdir().expect("temp dir");
     // Two forum threads, one post after another. The main text once held the thread's title

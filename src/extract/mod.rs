@@ -97,6 +97,15 @@ const MIN_WORDS_BESIDE_CARDS: usize = 150;
 /// grid, moved WCXB by ±.0001.
 const MIN_CHOSEN_CARDS: usize = 2;
 
+/// A likely listing's choice this small (a title, a result count) beside its grid is next to
+/// nothing: the model found no card content and nothing else either, and the grid is taken
+/// whole although the choice reaches into none of its cards. The page type's fallback to its
+/// own model counts the same 25 words (`page_type::FEW_CHOSEN_WORDS`).
+const NEXT_TO_NOTHING_WORDS: usize = 25;
+
+/// See [`NEXT_TO_NOTHING_WORDS`]: the largest share of the grid's words such a choice holds.
+const NEXT_TO_NOTHING_SHARE: f64 = 0.2;
+
 /// Main words a product page needs outside its reviews before they are dropped: fewer, and the
 /// reviews may be all the page says.
 const MIN_WORDS_BESIDE_REVIEWS: usize = 30;
@@ -501,7 +510,8 @@ fn finish_choice(
 
 /// The choice with every paragraph of the page's largest grid ([`grids::largest_grid`]) but
 /// comments, in document order, when the choice already reaches into at least
-/// [`MIN_CHOSEN_CARDS`] of its cards: the model found the cards content and kept only some.
+/// [`MIN_CHOSEN_CARDS`] of its cards — the model found the cards content and kept only some —
+/// or when the choice is next to nothing beside the grid ([`NEXT_TO_NOTHING_WORDS`]).
 fn with_largest_grid(
     dom: &Dom,
     region: &[Region],
@@ -521,7 +531,7 @@ fn with_largest_grid(
         .filter_map(|&index| card_of(index))
         .collect();
     chosen_cards.dedup();
-    if chosen_cards.len() < MIN_CHOSEN_CARDS {
+    if chosen_cards.len() < MIN_CHOSEN_CARDS && !next_to_nothing_beside(facts, &choice, card_of) {
         return choice;
     }
     let mut chosen = vec![false; facts.len()];
@@ -535,6 +545,22 @@ fn with_largest_grid(
     }
     choice.main.sort_unstable();
     choice
+}
+
+/// Whether the choice holds under [`NEXT_TO_NOTHING_WORDS`] words and under
+/// [`NEXT_TO_NOTHING_SHARE`] of the grid's (`card_of` says which card a paragraph is in).
+fn next_to_nothing_beside(
+    facts: &[ParagraphFacts],
+    choice: &Choice,
+    card_of: impl Fn(usize) -> Option<usize>,
+) -> bool {
+    let chosen_words: usize = choice.main.iter().map(|&index| facts[index].words).sum();
+    let grid_words: usize = (0..facts.len())
+        .filter(|&index| card_of(index).is_some())
+        .map(|index| facts[index].words)
+        .sum();
+    chosen_words < NEXT_TO_NOTHING_WORDS
+        && (chosen_words as f64) < NEXT_TO_NOTHING_SHARE * grid_words as f64
 }
 
 /// The choice without its paragraphs inside card lists, when at least

@@ -392,3 +392,40 @@ fn a_posts_code_is_main_text_though_its_highlighter_names_tokens_comment() {
     assert!(main.contains("# initialize a repository here"), "{main}");
     assert!(extract_from(&html, &[]).comments.is_empty());
 }
+
+#[test]
+fn a_listing_whose_choice_is_next_to_nothing_beside_its_grid_takes_the_grid() {
+    let page = |intro: &str| {
+        format!(
+            "<html><head><title>Kettles</title></head><body><main><h1>Kettles</h1>{intro}\
+             <div id=\"grid\">{}</div></main></body></html>",
+            (1..=6)
+                .map(|n| format!(
+                    "<div class=\"card\"><a href=\"/k{n}\">Gooseneck kettle number {n} in \
+                     brushed steel</a><span>$4{n}.00</span></div>"
+                ))
+                .collect::<String>()
+        )
+    };
+    let listing = ContentPolicy {
+        whole_grid: true,
+        ..ContentPolicy::default()
+    };
+    // The cards read as template (linked names): the choice is the title alone.
+    let bare = page("");
+    assert!(
+        !extract_under(&bare, &["grid"], ContentPolicy::default())
+            .main_text
+            .contains("number 3")
+    );
+    let main = extract_under(&bare, &["grid"], listing).main_text;
+    assert!(main.contains("Kettles") && main.contains("number 1") && main.contains("number 6"));
+    // A choice with words of its own is something: its grid is left to the model.
+    let introduced = page(
+        "<p>Our kettles are chosen for pour-over coffee and tea alike: each holds a litre, \
+         heats in under five minutes, keeps its water warm for an hour and pours a thin, \
+         steady stream from its spout.</p>",
+    );
+    let main = extract_under(&introduced, &["grid"], listing).main_text;
+    assert!(main.contains("pour-over") && !main.contains("number 3"));
+}
