@@ -4,6 +4,7 @@
 //! a card's few linked words read like a menu's, so on a listing it keeps one card, or some of
 //! them; the grid is the run they sit in (issue 27: "every card of a listing or collection").
 
+use super::named_blocks::{names_a_notice, within_blocks_so_named};
 use super::regions::Region;
 use super::repeats::{Repeats, share_tag_and_class};
 use crate::page::{Dom, NodeId};
@@ -18,11 +19,19 @@ const MIN_GRID_WORDS: usize = 20;
 /// the page (the rows of a layout table, a page's top-level wrappers) is the page's frame.
 const MAX_CARD_SHARE: f64 = 0.5;
 
+/// The largest share of the page's words a cookie or consent notice may hold and still be one
+/// for the grid: a consent manager's dialog lists its partners' purposes in runs of hidden
+/// blocks (OneTrust's `ot-desc-cntr`), often more words than the page shows, beyond a named
+/// region's share; a page wrapper named for a notice (`<body class="… cookie-banner-shown">`)
+/// holds nearly all of them.
+const MAX_NOTICE_SHARE: f64 = 0.9;
+
 /// The cards of the page's largest grid — the run of at least [`MIN_CARDS`] siblings sharing tag
-/// and class with most words, its parent in no named region — in document order; empty when the
-/// page has none.
+/// and class with most words, its parent in no named region and in no cookie or consent notice
+/// ([`MAX_NOTICE_SHARE`]) — in document order; empty when the page has none.
 pub(super) fn largest_grid(dom: &Dom, region: &[Region]) -> Vec<NodeId> {
     let repeats = Repeats::new(dom);
+    let in_notice = within_blocks_so_named(dom, names_a_notice, MAX_NOTICE_SHARE);
     let mut largest: Option<(usize, NodeId)> = None;
     for id in dom.ids() {
         let Some(parent) = dom.element(id).parent else {
@@ -32,6 +41,7 @@ pub(super) fn largest_grid(dom: &Dom, region: &[Region]) -> Vec<NodeId> {
         if repeats.siblings(id) >= MIN_CARDS
             && words >= MIN_GRID_WORDS
             && region[parent.index()] == Region::Plain
+            && !in_notice[parent.index()]
             && !is_table_part(dom, id)
             && largest.is_none_or(|(most, _)| words > most)
         {
@@ -100,6 +110,31 @@ mod tests {
         let grid = grid_texts(&html);
         assert_eq!(grid.len(), 5, "{grid:?}");
         assert!(grid[0].contains("Blue kettle") && grid[4].contains("Glass kettle"));
+    }
+
+    #[test]
+    fn a_consent_dialogs_purposes_are_no_grid() {
+        // A consent manager's dialog lists its partners' purposes in a run of like blocks, hidden
+        // until asked for and holding more words than the shop's grid (OneTrust, WCXB 2973).
+        let purpose = "<div class=ot-desc-cntr><p>Our partners store and access information \
+                       on a device, such as unique identifiers in cookies, to measure content \
+                       performance and understand audiences.</p></div>";
+        let cards: String = ["Blue", "Red", "Green", "Steel", "Glass"]
+            .iter()
+            .map(|name| {
+                format!(
+                    "<div class=card><a href=/p>{name} kettle, steel with a wooden handle</a></div>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<main><h1>Kettles</h1><div class=grid>{cards}</div></main>\
+             <div id=onetrust-consent-sdk><div class=ot-pc>{}</div></div>",
+            purpose.repeat(5)
+        );
+        let grid = grid_texts(&html);
+        assert_eq!(grid.len(), 5, "{grid:?}");
+        assert!(grid[0].contains("Blue kettle"));
     }
 
     #[test]

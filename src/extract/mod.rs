@@ -221,7 +221,7 @@ pub fn extract(
             })
             .unwrap_or_else(|| rules.clone());
         let chosen = if policy.whole_grid {
-            with_largest_grid(dom, &region, &facts, chosen)
+            with_largest_grid(dom, &region, &notices, &facts, chosen)
         } else {
             chosen
         };
@@ -511,10 +511,12 @@ fn finish_choice(
 /// The choice with every paragraph of the page's largest grid ([`grids::largest_grid`]) but
 /// comments, in document order, when the choice already reaches into at least
 /// [`MIN_CHOSEN_CARDS`] of its cards — the model found the cards content and kept only some —
-/// or when the choice is next to nothing beside the grid ([`NEXT_TO_NOTHING_WORDS`]).
+/// or when the choice is next to nothing beside the grid ([`NEXT_TO_NOTHING_WORDS`]; words in
+/// cookie or consent notices, `in_notice`, are nothing).
 fn with_largest_grid(
     dom: &Dom,
     region: &[Region],
+    in_notice: &[bool],
     facts: &[ParagraphFacts],
     mut choice: Choice,
 ) -> Choice {
@@ -531,7 +533,9 @@ fn with_largest_grid(
         .filter_map(|&index| card_of(index))
         .collect();
     chosen_cards.dedup();
-    if chosen_cards.len() < MIN_CHOSEN_CARDS && !next_to_nothing_beside(facts, &choice, card_of) {
+    if chosen_cards.len() < MIN_CHOSEN_CARDS
+        && !next_to_nothing_beside(facts, in_notice, &choice, card_of)
+    {
         return choice;
     }
     let mut chosen = vec![false; facts.len()];
@@ -548,13 +552,21 @@ fn with_largest_grid(
 }
 
 /// Whether the choice holds under [`NEXT_TO_NOTHING_WORDS`] words and under
-/// [`NEXT_TO_NOTHING_SHARE`] of the grid's (`card_of` says which card a paragraph is in).
+/// [`NEXT_TO_NOTHING_SHARE`] of the grid's (`card_of` says which card a paragraph is in), its
+/// paragraphs in notices not counted: a consent dialog above a shop's grid is no content
+/// (the notice itself is dropped next, once 30 main words stand beside it).
 fn next_to_nothing_beside(
     facts: &[ParagraphFacts],
+    in_notice: &[bool],
     choice: &Choice,
     card_of: impl Fn(usize) -> Option<usize>,
 ) -> bool {
-    let chosen_words: usize = choice.main.iter().map(|&index| facts[index].words).sum();
+    let chosen_words: usize = choice
+        .main
+        .iter()
+        .filter(|&&index| !in_notice[facts[index].anchor.index()])
+        .map(|&index| facts[index].words)
+        .sum();
     let grid_words: usize = (0..facts.len())
         .filter(|&index| card_of(index).is_some())
         .map(|index| facts[index].words)
