@@ -561,18 +561,26 @@ fn next_to_nothing_beside(
     choice: &Choice,
     card_of: impl Fn(usize) -> Option<usize>,
 ) -> bool {
-    let chosen_words: usize = choice
-        .main
-        .iter()
-        .filter(|&&index| !in_notice[facts[index].anchor.index()])
-        .map(|&index| facts[index].words)
-        .sum();
+    let chosen_words = chosen_words_outside(in_notice, facts, choice);
+    if chosen_words >= NEXT_TO_NOTHING_WORDS {
+        // Most choices: the grid's words need no counting.
+        return false;
+    }
     let grid_words: usize = (0..facts.len())
         .filter(|&index| card_of(index).is_some())
         .map(|index| facts[index].words)
         .sum();
-    chosen_words < NEXT_TO_NOTHING_WORDS
-        && (chosen_words as f64) < NEXT_TO_NOTHING_SHARE * grid_words as f64
+    (chosen_words as f64) < NEXT_TO_NOTHING_SHARE * grid_words as f64
+}
+
+/// Words of the choice's main paragraphs outside the elements `within` marks.
+fn chosen_words_outside(within: &[bool], facts: &[ParagraphFacts], choice: &Choice) -> usize {
+    choice
+        .main
+        .iter()
+        .filter(|&&index| !within[facts[index].anchor.index()])
+        .map(|&index| facts[index].words)
+        .sum()
 }
 
 /// The choice without its paragraphs inside card lists, when at least
@@ -590,13 +598,7 @@ fn without_blocks(
     mut choice: Choice,
     min_words_beside: usize,
 ) -> Choice {
-    let outside: usize = choice
-        .main
-        .iter()
-        .filter(|&&index| !within[facts[index].anchor.index()])
-        .map(|&index| facts[index].words)
-        .sum();
-    if outside >= min_words_beside {
+    if chosen_words_outside(within, facts, &choice) >= min_words_beside {
         choice
             .main
             .retain(|&index| !within[facts[index].anchor.index()]);
