@@ -205,6 +205,23 @@ fn a_product_streamed_by_react_keeps_the_blocks_its_script_moves_into_place() {
 }
 
 #[test]
+fn a_shops_grid_streamed_by_marko_is_where_its_script_puts_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // eBay's Collectibles & Art category: its cards arrive as `<div id="afbrwweb2"
+    // style="display:none">` at the end of the stream, which `$afbrwweb(2)` moves into the
+    // placeholder `afbrwwebph2`; before, the main text was the header's "My eBay" (4 words).
+    let id = "0658";
+    let line = &score(&[unpacked(dir.path(), id)])[0];
+    let main = line["main_text"].as_str().expect("main text");
+    assert!(
+        main.contains("GABBIE CARTER #50 - 8.5x11 Art Print"),
+        "{main}"
+    );
+    let recall = word_recall(main, &gold_content(id));
+    assert!(recall > 0.4, "recall {recall:.2}: {main}");
+}
+
+#[test]
 fn a_developers_post_keeps_its_code_examples() {
     let dir = tempfile::tempdir().expect("temp dir");
     // A post on git whose commands sit in one highlighted `<pre>` (`hljs-comment` spans):

@@ -1,4 +1,4 @@
-//! React's streamed blocks put where the page's own script puts them.
+//! Streamed blocks put where the page's own script puts them: React's and Marko's.
 //!
 //! A React page rendered on the server as a stream (React 18+) sends a placeholder,
 //! `<template id="B:n">`, where a part of the page goes, and that part later in the stream as
@@ -11,13 +11,21 @@
 //! The fallback React shows until the block arrives (between the comments `<!--$?-->` and
 //! `<!--/$-->` around the placeholder, usually an empty skeleton) stays: comments are not
 //! kept in the tree.
+//!
+//! Marko (eBay's server renderer) streams the same way under other names: the placeholder is
+//! any element with the id `af{name}ph{n}` (a `<span>` around a loading skeleton, or an empty
+//! `<noscript>`), the block a `<div id="af{name}{n}" style="display:none">` near the end of
+//! `<body>`, and the page's `$af{name}(n)` replaces the placeholder, skeleton and all, with the
+//! block's children. On eBay's category pages every card of the grid arrives so (WCXB 0658:
+//! 18 words of content text, all of them the header's, before the move).
 
 use std::collections::HashMap;
 
 use super::sink::{DOCUMENT, Handle, RawData, RawNode, detach, link_before};
 
 /// Moves the children of every `<div hidden id="S:n">` reachable from the document to the
-/// place of its `<template id="B:n">`, and removes both. A block whose placeholder is missing,
+/// place of its `<template id="B:n">`, and of every `<div id="af{name}{n}">` to the place of
+/// its `af{name}ph{n}`, and removes both. A block whose placeholder is missing,
 /// lies inside the block itself, or sits so deep that the moved block would reach beyond
 /// `max_depth` levels is left as it is.
 pub(crate) fn move_streamed_blocks(nodes: &mut [RawNode], max_depth: usize) {
@@ -41,7 +49,9 @@ pub(crate) fn move_streamed_blocks(nodes: &mut [RawNode], max_depth: usize) {
     }
 }
 
-/// The streamed blocks (`n`, handle) in document order and the placeholders by `n`.
+/// The streamed blocks (their key, handle) in document order and the placeholders by key:
+/// React's `S:n` and `B:n` share the key `n`, Marko's `af{name}{n}` and `af{name}ph{n}` the
+/// key `af{name}ph{n}`.
 fn streamed_blocks_and_placeholders(
     nodes: &[RawNode],
 ) -> (Vec<(String, Handle)>, HashMap<String, Handle>) {
@@ -63,10 +73,16 @@ fn streamed_blocks_and_placeholders(
                         blocks.push((key.to_string(), handle));
                     }
                 }
-                "template" => {
-                    if let Some(key) = id.strip_prefix("B:") {
-                        placeholders.entry(key.to_string()).or_insert(handle);
+                "template" if id.starts_with("B:") => {
+                    placeholders.entry(id[2..].to_string()).or_insert(handle);
+                }
+                "div" if attribute("style").is_some_and(hides) => {
+                    if let Some(key) = marko_placeholder_id(id) {
+                        blocks.push((key, handle));
                     }
+                }
+                _ if is_marko_placeholder(id) => {
+                    placeholders.entry(id.to_string()).or_insert(handle);
                 }
                 _ => {}
             }
@@ -81,6 +97,38 @@ fn streamed_blocks_and_placeholders(
         stack.extend(children.into_iter().rev());
     }
     (blocks, placeholders)
+}
+
+/// Whether an inline style hides its element (`display:none`, as Marko writes it).
+fn hides(style: &str) -> bool {
+    style
+        .split(';')
+        .filter_map(|declaration| declaration.split_once(':'))
+        .any(|(property, value)| {
+            property.trim().eq_ignore_ascii_case("display")
+                && value.trim().eq_ignore_ascii_case("none")
+        })
+}
+
+/// The id of the placeholder of Marko's block `af{name}{n}` (`af{name}ph{n}`), if `id` is
+/// one: `af`, a name of ASCII letters, then digits.
+fn marko_placeholder_id(id: &str) -> Option<String> {
+    let rest = id.strip_prefix("af")?;
+    let digits_at = rest.find(|c: char| c.is_ascii_digit())?;
+    let (name, number) = rest.split_at(digits_at);
+    (name.chars().all(|c| c.is_ascii_alphabetic()) && number.chars().all(|c| c.is_ascii_digit()))
+        .then(|| format!("af{name}ph{number}"))
+}
+
+/// Whether `id` is a Marko placeholder's, `af{name}ph{n}`.
+fn is_marko_placeholder(id: &str) -> bool {
+    id.strip_prefix("af")
+        .and_then(|rest| rest.rsplit_once("ph"))
+        .is_some_and(|(name, number)| {
+            name.chars().all(|c| c.is_ascii_alphabetic())
+                && !number.is_empty()
+                && number.chars().all(|c| c.is_ascii_digit())
+        })
 }
 
 /// Whether `node` is `ancestor` or lies under it.

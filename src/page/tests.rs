@@ -290,3 +290,34 @@ fn a_streamed_block_holding_its_own_placeholder_is_left_as_served() {
     assert_eq!(page.dom.element(div).attribute("id"), Some("S:1"));
     assert_eq!(page.dom.text(div), "x");
 }
+
+#[test]
+fn a_streamed_marko_block_replaces_its_placeholder_and_its_skeleton() {
+    // eBay's category pages (WCXB 0658): the grid's placeholder is a span around a loading
+    // skeleton, or an empty noscript; the cards come hidden at the end of <body>, and
+    // `$afbrwweb(n)` puts them where the placeholder was.
+    let page = parse(
+        "<body><main><h1>Art</h1><span id=afbrwwebph2><div class=loader>Loading</div></span>\
+         <noscript id=afbrwwebph3></noscript></main><footer>Help</footer>\
+         <div id=afbrwweb2 style=display:none><ul><li>Print, $12.95</li><li>Poster, $9</li></ul></div>\
+         <div id=afbrwweb3 style='display: none'><p>More prints</p></div>\
+         <div id=afbrwweb7 style=display:none><p>No placeholder</p></div>\
+         <div id=afbrwweb4><p>Shown, not a block</p></div></body>",
+    );
+    let main = page.dom.first_with_tag("main").expect("main");
+    assert_eq!(
+        page.dom.text(main),
+        "Art Print, $12.95 Poster, $9 More prints"
+    );
+    let ids: Vec<&str> = page
+        .dom
+        .elements
+        .iter()
+        .filter_map(|element| element.attribute("id"))
+        .collect();
+    assert_eq!(
+        ids,
+        ["afbrwweb7", "afbrwweb4"],
+        "unpaired blocks stay where they were"
+    );
+}

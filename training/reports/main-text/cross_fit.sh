@@ -44,7 +44,7 @@ for page_id, facts in files.items():
                 os.symlink(os.path.join(wcxb, folder, name), link)
 EOF
 externals=()
-for name in trafilatura readability-lxml; do
+for name in trafilatura readability-lxml rs-trafilatura; do
   [ -d "$EXTERNAL/$name" ] && externals+=(--external "$name=$EXTERNAL/$name")
 done
 for fold in 0 1 2; do
@@ -84,4 +84,5 @@ with open(f"{out}/pages.csv", "w", newline="") as f:
 EOF
 outputs=("pagelevel main_text")
 [ -d "$EXTERNAL/trafilatura" ] && outputs+=(trafilatura)
+[ -d "$EXTERNAL/rs-trafilatura" ] && outputs+=(rs-trafilatura)
 python3 training/reports/main-text/by_type.py "$out/pages.csv" "${outputs[@]}"
