@@ -293,6 +293,46 @@ fn text_a_browser_never_shows_is_not_visible_text_and_a_closed_panel_is() {
 }
 
 #[test]
+fn a_closed_details_menu_is_not_visible_text_and_its_other_content_is() {
+    // GitHub's language filter: a closed `<details>` whose `<details-menu>` lists every
+    // language; a closed FAQ entry beside it keeps its answer (one click shows it).
+    let html = r##"<html><body>
+<details id="lang"><summary id="ls">Language</summary>
+<details-menu id="dm"><a id="l1" role="menuitemradio" href="/?l=ada">Ada</a></details-menu>
+<div id="rm" role="menu"><a id="l2" href="/?l=apl">APL</a></div></details>
+<details id="faq"><summary id="fs">Is it free?</summary><p id="fa">Yes, for everyone.</p></details>
+<details id="open" open><summary id="os">Sort</summary><div id="om" role="menu">Newest</div></details>
+</body></html>"##;
+    let boxes: &[(&str, [f64; 4])] = &[
+        ("html", [0.0, 0.0, 1000.0, 1000.0]),
+        ("body", [0.0, 0.0, 1000.0, 1000.0]),
+        ("lang", [0.0, 0.0, 300.0, 20.0]),
+        ("ls", [0.0, 0.0, 300.0, 20.0]),
+        ("dm", [0.0, 20.0, 300.0, 40.0]),
+        ("l1", [0.0, 20.0, 300.0, 20.0]),
+        ("rm", [0.0, 40.0, 300.0, 20.0]),
+        ("l2", [0.0, 40.0, 300.0, 20.0]),
+        ("faq", [0.0, 100.0, 300.0, 20.0]),
+        ("fs", [0.0, 100.0, 300.0, 20.0]),
+        ("fa", [0.0, 120.0, 300.0, 20.0]),
+        ("open", [0.0, 200.0, 300.0, 40.0]),
+        ("os", [0.0, 200.0, 300.0, 20.0]),
+        ("om", [0.0, 220.0, 300.0, 20.0]),
+    ];
+    let shown = shown_paragraphs(&laid_out_by_hand(html, boxes));
+    assert_eq!(
+        shown,
+        [
+            "Language",
+            "Is it free?",
+            "Yes, for everyone.",
+            "Sort",
+            "Newest"
+        ]
+    );
+}
+
+#[test]
 fn overruled_verdicts_flip_a_section_that_agrees_whole_and_split_one_that_does_not() {
     let rendered = rendered();
     let mut segmented =
