@@ -235,6 +235,22 @@ fn a_drop_down_menu_in_a_closed_details_is_not_the_listings_text() {
 }
 
 #[test]
+fn a_post_streamed_as_a_react_segment_is_where_its_script_puts_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A mattress maker's blog post (Next.js): the whole post is the segment `<div hidden
+    // id="S:2">`, whose place is `<template id="P:2">` (`$RS`); before, the main text was the
+    // sale banner (32 words of a gold of 1,818).
+    let id = "4486";
+    let line = &score(&[unpacked(dir.path(), id)])[0];
+    let main = line["main_text"].as_str().expect("main text");
+    assert!(
+        main.contains("What is the best mattress for side sleepers?"),
+        "{main}"
+    );
+    assert_text_near_gold(id, line, "main_text", 0.9, 0.9);
+}
+
+#[test]
 fn a_developers_post_keeps_its_code_examples() {
     let dir = tempfile::tempdir().expect("temp dir");
     // A post on git whose commands sit in one highlighted `<pre>` (`hljs-comment` spans):

@@ -321,3 +321,17 @@ fn a_streamed_marko_block_replaces_its_placeholder_and_its_skeleton() {
         "unpaired blocks stay where they were"
     );
 }
+
+#[test]
+fn a_streamed_react_segment_takes_its_own_placeholders_place_before_a_boundarys() {
+    // A segment streamed outside a Suspense boundary (`$RS("S:2", "P:2")`): its placeholder is
+    // `P:2`, and a boundary's `B:2` elsewhere is not its place.
+    let page = parse(
+        "<body><main><template id='P:2'></template></main><aside><template id='B:2'></template>\
+         </aside><div hidden id='S:2'><p>The whole post.</p></div></body>",
+    );
+    let main = page.dom.first_with_tag("main").expect("main");
+    assert_eq!(page.dom.text(main), "The whole post.");
+    let aside = page.dom.first_with_tag("aside").expect("aside");
+    assert_eq!(page.dom.text(aside), "");
+}
