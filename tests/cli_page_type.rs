@@ -175,6 +175,19 @@ fn a_listing_whose_choice_is_its_title_alone_gets_its_grid() {
 }
 
 #[test]
+fn a_listing_typed_otherwise_whose_choice_is_its_title_alone_gets_its_grid() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A music shop's headphones listing (thomann, 2936), typed a product: the main-text model
+    // kept its title (16 words of a gold of 436). Next to nothing beside a grid is a grid's
+    // page whatever its type.
+    let line = &score(&[unpacked(dir.path(), "2936")])[0];
+    assert_eq!(line["page_type"]["type"], "product");
+    let main = line["main_text"].as_str().expect("main text");
+    assert!(main.contains("beyerdynamic DT-770 Pro 80 Ohm"), "{main}");
+    assert_main_text_near_gold("2936", line, 0.9, 0.7);
+}
+
+#[test]
 fn a_thread_keeps_every_post_even_where_the_segmentation_found_them_repeated() {
     let dir = tempfile::tempdir().expect("temp dir");
     // Two forum threads, one post after another. The main text once held the thread's title

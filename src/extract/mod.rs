@@ -201,7 +201,7 @@ pub fn extract(
             .map(|features| model.probability(features))
             .collect()
     });
-    let choose = |policy: ContentPolicy| {
+    let choose = |policy: ContentPolicy, grid: GridRule| {
         let chosen = model
             .and_then(|model| {
                 let typed = model.for_page_type(policy.page_type);
@@ -220,10 +220,10 @@ pub fn extract(
                 choose_by_model(dom, &facts, probability, typed, policy.spread, title)
             })
             .unwrap_or_else(|| rules.clone());
-        let chosen = if policy.whole_grid {
-            with_largest_grid(dom, &region, &notices, &facts, chosen)
-        } else {
+        let chosen = if grid == GridRule::Never {
             chosen
+        } else {
+            with_largest_grid(dom, &region, &notices, &facts, chosen, grid)
         };
         let chosen = if policy.without_card_lists {
             let galleries = named_blocks::within_blocks_named_up_to(
@@ -254,16 +254,25 @@ pub fn extract(
             chosen
         }
     };
-    let every_page = choose(ContentPolicy::default()).extracted(&facts, paragraphs);
+    let every_page_choice = choose(ContentPolicy::default(), GridRule::Never);
+    let every_page = every_page_choice.extracted(&facts, paragraphs);
     let mut policy = policy_for(&every_page);
     if model.is_none_or(|model| std::ptr::eq(model.for_page_type(policy.page_type), model)) {
         // No model of the page's own type: the every-page model's choice stands for it.
         policy.page_type = None;
     }
-    let mut extracted = if policy == ContentPolicy::default() {
+    let grid = if policy.whole_grid {
+        GridRule::ChosenCardsToo
+    } else {
+        GridRule::NextToNothing
+    };
+    let mut extracted = if policy == ContentPolicy::default()
+        && chosen_words_outside(&notices, &facts, &every_page_choice) >= NEXT_TO_NOTHING_WORDS
+    {
+        // Neither the type nor a grid changes what the every-page model chose.
         every_page
     } else {
-        choose(policy).extracted(&facts, paragraphs)
+        choose(policy, grid).extracted(&facts, paragraphs)
     };
     if let Some(description) =
         structured::missing_product_description(&json_ld(dom), &extracted.main_text)
@@ -508,18 +517,41 @@ fn finish_choice(
     }
 }
 
+/// When the page's largest grid joins the main text ([`with_largest_grid`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GridRule {
+    /// Never: the every-page choice, which the page type reads, is the model's own. (Taking the
+    /// grid there retyped eBay's category page, WCXB 0658, and cost it .64 → .10.)
+    Never,
+    /// When the choice is next to nothing beside the grid: on any page, once typed. A shop's
+    /// best sellers typed a product (Amazon's books, WCXB 2922: 7 words of a gold of 1,253) or a
+    /// guitar shop's listing (thomann 2936: 16 of 436) has its title alone, and the grid is the
+    /// rest of its content; an article rarely leaves its model under 25 words.
+    NextToNothing,
+    /// Also when the choice reaches into [`MIN_CHOSEN_CARDS`] of its cards: a likely listing or
+    /// collection ([`ContentPolicy::whole_grid`]).
+    ChosenCardsToo,
+}
+
 /// The choice with every paragraph of the page's largest grid ([`grids::largest_grid`]) but
-/// comments, in document order, when the choice already reaches into at least
-/// [`MIN_CHOSEN_CARDS`] of its cards — the model found the cards content and kept only some —
-/// or when the choice is next to nothing beside the grid ([`NEXT_TO_NOTHING_WORDS`]; words in
-/// cookie or consent notices, `in_notice`, are nothing).
+/// comments, in document order, when the choice is next to nothing beside the grid
+/// ([`NEXT_TO_NOTHING_WORDS`]; words in cookie or consent notices, `in_notice`, are nothing) or,
+/// by `rule`, already reaches into at least [`MIN_CHOSEN_CARDS`] of its cards — the model found
+/// the cards content and kept only some.
 fn with_largest_grid(
     dom: &Dom,
     region: &[Region],
     in_notice: &[bool],
     facts: &[ParagraphFacts],
     mut choice: Choice,
+    rule: GridRule,
 ) -> Choice {
+    if rule == GridRule::NextToNothing
+        && chosen_words_outside(in_notice, facts, &choice) >= NEXT_TO_NOTHING_WORDS
+    {
+        // Most pages: no grid to look for.
+        return choice;
+    }
     let cards = grids::largest_grid(dom, region);
     let card_of = |index: usize| {
         cards
@@ -533,9 +565,9 @@ fn with_largest_grid(
         .filter_map(|&index| card_of(index))
         .collect();
     chosen_cards.dedup();
-    if chosen_cards.len() < MIN_CHOSEN_CARDS
-        && !next_to_nothing_beside(facts, in_notice, &choice, card_of)
-    {
+    let by_chosen_cards =
+        rule == GridRule::ChosenCardsToo && chosen_cards.len() >= MIN_CHOSEN_CARDS;
+    if !by_chosen_cards && !next_to_nothing_beside(facts, in_notice, &choice, card_of) {
         return choice;
     }
     let mut chosen = vec![false; facts.len()];

@@ -394,7 +394,7 @@ fn a_posts_code_is_main_text_though_its_highlighter_names_tokens_comment() {
 }
 
 #[test]
-fn a_listing_whose_choice_is_next_to_nothing_beside_its_grid_takes_the_grid() {
+fn a_page_whose_choice_is_next_to_nothing_beside_its_grid_takes_the_grid_whatever_its_type() {
     let page = |intro: &str| {
         format!(
             "<html><head><title>Kettles</title></head><body><main><h1>Kettles</h1>{intro}\
@@ -411,21 +411,32 @@ fn a_listing_whose_choice_is_next_to_nothing_beside_its_grid_takes_the_grid() {
         whole_grid: true,
         ..ContentPolicy::default()
     };
-    // The cards read as template (linked names): the choice is the title alone.
+    let article = ContentPolicy {
+        without_card_lists: true,
+        ..ContentPolicy::default()
+    };
+    // The cards read as template (linked names): the model's choice is the title alone, and
+    // whatever the page's type, its grid is the rest of its content (Amazon's best sellers
+    // typed a product, WCXB 2922).
     let bare = page("");
-    assert!(
-        !extract_under(&bare, &["grid"], ContentPolicy::default())
-            .main_text
-            .contains("number 3")
-    );
-    let main = extract_under(&bare, &["grid"], listing).main_text;
-    assert!(main.contains("Kettles") && main.contains("number 1") && main.contains("number 6"));
+    for policy in [listing, article, ContentPolicy::default()] {
+        let main = extract_under(&bare, &["grid"], policy).main_text;
+        assert!(
+            main.contains("Kettles") && main.contains("number 1") && main.contains("number 6"),
+            "{policy:?}: {main}"
+        );
+    }
     // A choice with words of its own is something: its grid is left to the model.
     let introduced = page(
         "<p>Our kettles are chosen for pour-over coffee and tea alike: each holds a litre, \
          heats in under five minutes, keeps its water warm for an hour and pours a thin, \
          steady stream from its spout.</p>",
     );
-    let main = extract_under(&introduced, &["grid"], listing).main_text;
-    assert!(main.contains("pour-over") && !main.contains("number 3"));
+    for policy in [listing, article, ContentPolicy::default()] {
+        let main = extract_under(&introduced, &["grid"], policy).main_text;
+        assert!(
+            main.contains("pour-over") && !main.contains("number 3"),
+            "{policy:?}: {main}"
+        );
+    }
 }
