@@ -123,7 +123,7 @@ pub fn text_visibility(rendered: &LaidOutPage) -> Vec<bool> {
             .is_some_and(|value| value.trim().eq_ignore_ascii_case("true"));
         in_closed_details[id.index()] = element.parent.is_some_and(|parent| {
             in_closed_details[parent.index()]
-                || (is_closed_details(dom.element(parent)) && element.tag != "summary")
+                || (dom.element(parent).is_closed_details() && element.tag != "summary")
         });
         let hides_itself = inherited
             || NEVER_SHOWN_CONTENT.contains(&element.tag.as_str())
@@ -139,11 +139,6 @@ pub fn text_visibility(rendered: &LaidOutPage) -> Vec<bool> {
         visible[id.index()] = on_screen && !hides_itself && dom.is_visible_text_parent(id);
     }
     visible
-}
-
-/// Whether the element is a `<details>` without `open`.
-fn is_closed_details(element: &Element) -> bool {
-    element.tag == "details" && element.attribute("open").is_none()
 }
 
 /// A menu (`role=menu`, `listbox` or `menubar`, or GitHub's `<details-menu>`): inside a closed

@@ -267,7 +267,7 @@ pub fn extract(
         GridRule::NextToNothing
     };
     let mut extracted = if policy == ContentPolicy::default()
-        && chosen_words_outside(&notices, &facts, &every_page_choice) >= NEXT_TO_NOTHING_WORDS
+        && !may_be_next_to_nothing(&notices, &facts, &every_page_choice)
     {
         // Neither the type nor a grid changes what the every-page model chose.
         every_page
@@ -546,9 +546,7 @@ fn with_largest_grid(
     mut choice: Choice,
     rule: GridRule,
 ) -> Choice {
-    if rule == GridRule::NextToNothing
-        && chosen_words_outside(in_notice, facts, &choice) >= NEXT_TO_NOTHING_WORDS
-    {
+    if rule == GridRule::NextToNothing && !may_be_next_to_nothing(in_notice, facts, &choice) {
         // Most pages: no grid to look for.
         return choice;
     }
@@ -603,6 +601,13 @@ fn next_to_nothing_beside(
         .map(|index| facts[index].words)
         .sum();
     (chosen_words as f64) < NEXT_TO_NOTHING_SHARE * grid_words as f64
+}
+
+/// Whether the choice holds under [`NEXT_TO_NOTHING_WORDS`] words outside notices (`in_notice`):
+/// only then can a grid be all it misses ([`next_to_nothing_beside`]), so only then is a grid
+/// looked for.
+fn may_be_next_to_nothing(in_notice: &[bool], facts: &[ParagraphFacts], choice: &Choice) -> bool {
+    chosen_words_outside(in_notice, facts, choice) < NEXT_TO_NOTHING_WORDS
 }
 
 /// Words of the choice's main paragraphs outside the elements `within` marks.

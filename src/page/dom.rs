@@ -58,6 +58,11 @@ impl Element {
             .map(|(_, value)| value.as_str())
     }
 
+    /// Whether the element is a `<details>` without `open`: only its summary is shown.
+    pub fn is_closed_details(&self) -> bool {
+        self.tag == "details" && self.attribute("open").is_none()
+    }
+
     /// Whether the element is a `<link rel=stylesheet>` (`alternate stylesheet` included).
     pub fn is_stylesheet_link(&self) -> bool {
         self.tag == "link"
@@ -405,6 +410,18 @@ fn children_of(raw: &[RawNode], parent: Handle) -> impl Iterator<Item = Handle> 
 
 fn first_element_child(raw: &[RawNode], parent: Handle) -> Option<Handle> {
     children_of(raw, parent).find(|&child| matches!(raw[child].data, RawData::Element { .. }))
+}
+
+/// Whether an inline `style` attribute's value hides its element (`display: none`): an SVG
+/// element so hidden draws nothing, a server-rendered block so hidden waits for a script.
+pub fn inline_style_hides(style: &str) -> bool {
+    style
+        .split(';')
+        .filter_map(|declaration| declaration.split_once(':'))
+        .any(|(property, value)| {
+            property.trim().eq_ignore_ascii_case("display")
+                && value.trim().eq_ignore_ascii_case("none")
+        })
 }
 
 /// Collapses runs of whitespace to one space and trims the ends, as rendered text reads.

@@ -20,7 +20,7 @@ use url::Url;
 
 pub use decode::{DecodedText, EncodingEvidence, charset_name, decode, decode_at};
 pub(crate) use dom::INLINE_ELEMENTS;
-pub use dom::{Child, Dom, Element, NodeId, TextNode, collapse_whitespace};
+pub use dom::{Child, Dom, Element, NodeId, TextNode, collapse_whitespace, inline_style_hides};
 pub use files::{html_files_under, is_html_file};
 pub use serialize::{MarkupSink, SerializeOptions, serialize, write_markup};
 pub use source::{PageSource, UnknownCharset};

@@ -26,6 +26,7 @@
 
 use std::collections::HashMap;
 
+use super::dom::inline_style_hides;
 use super::sink::{DOCUMENT, Handle, RawData, RawNode, detach, link_before};
 
 /// Moves the children of every `<div hidden id="S:n">` reachable from the document to the
@@ -85,15 +86,19 @@ fn streamed_blocks_and_placeholders(
                 "template" if id.starts_with("P:") => {
                     segment_placeholders.insert(id[2..].to_string(), handle);
                 }
-                "div" if attribute("style").is_some_and(hides) => {
-                    if let Some(key) = marko_placeholder_id(id) {
-                        blocks.push((key, handle));
+                tag => match marko_id(id) {
+                    // Marko names a block `af{name}{n}` (a `div` its inline style hides) and its
+                    // placeholder `af{name}ph{n}`.
+                    Some((name, number))
+                        if tag == "div" && attribute("style").is_some_and(inline_style_hides) =>
+                    {
+                        blocks.push((format!("af{name}ph{number}"), handle));
                     }
-                }
-                _ if is_marko_placeholder(id) => {
-                    placeholders.entry(id.to_string()).or_insert(handle);
-                }
-                _ => {}
+                    Some((name, _)) if name.ends_with("ph") => {
+                        placeholders.entry(id.to_string()).or_insert(handle);
+                    }
+                    _ => {}
+                },
             }
         }
         // Children pushed last first, so they pop in document order.
@@ -110,36 +115,14 @@ fn streamed_blocks_and_placeholders(
     (blocks, placeholders)
 }
 
-/// Whether an inline style hides its element (`display:none`, as Marko writes it).
-fn hides(style: &str) -> bool {
-    style
-        .split(';')
-        .filter_map(|declaration| declaration.split_once(':'))
-        .any(|(property, value)| {
-            property.trim().eq_ignore_ascii_case("display")
-                && value.trim().eq_ignore_ascii_case("none")
-        })
-}
-
-/// The id of the placeholder of Marko's block `af{name}{n}` (`af{name}ph{n}`), if `id` is
-/// one: `af`, a name of ASCII letters, then digits.
-fn marko_placeholder_id(id: &str) -> Option<String> {
+/// The name and number of an id shaped as Marko writes its streamed blocks' and placeholders'
+/// ids: `af`, ASCII letters, then digits (`afbrwweb2`: `brwweb`, `2`; `afbrwwebph2`: `brwwebph`,
+/// `2`).
+fn marko_id(id: &str) -> Option<(&str, &str)> {
     let rest = id.strip_prefix("af")?;
-    let digits_at = rest.find(|c: char| c.is_ascii_digit())?;
-    let (name, number) = rest.split_at(digits_at);
+    let (name, number) = rest.split_at(rest.find(|c: char| c.is_ascii_digit())?);
     (name.chars().all(|c| c.is_ascii_alphabetic()) && number.chars().all(|c| c.is_ascii_digit()))
-        .then(|| format!("af{name}ph{number}"))
-}
-
-/// Whether `id` is a Marko placeholder's, `af{name}ph{n}`.
-fn is_marko_placeholder(id: &str) -> bool {
-    id.strip_prefix("af")
-        .and_then(|rest| rest.rsplit_once("ph"))
-        .is_some_and(|(name, number)| {
-            name.chars().all(|c| c.is_ascii_alphabetic())
-                && !number.is_empty()
-                && number.chars().all(|c| c.is_ascii_digit())
-        })
+        .then_some((name, number))
 }
 
 /// Whether `node` is `ancestor` or lies under it.

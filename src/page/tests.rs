@@ -250,6 +250,15 @@ fn a_charset_the_caller_states_overrides_the_page_declaration_and_unknown_ones_a
     );
 }
 
+/// The ids of the page's elements, in document order.
+fn element_ids(page: &Page) -> Vec<&str> {
+    page.dom
+        .elements
+        .iter()
+        .filter_map(|element| element.attribute("id"))
+        .collect()
+}
+
 #[test]
 fn a_streamed_react_block_takes_its_placeholders_place_as_the_pages_script_puts_it() {
     let page = parse(
@@ -269,12 +278,7 @@ fn a_streamed_react_block_takes_its_placeholders_place_as_the_pages_script_puts_
         .collect();
     assert_eq!(tags, ["main", "h1", "p", "ul", "li", "p"]);
     assert!(page.dom.first_with_tag("template").is_none());
-    let ids: Vec<&str> = page
-        .dom
-        .elements
-        .iter()
-        .filter_map(|element| element.attribute("id"))
-        .collect();
+    let ids = element_ids(&page);
     assert_eq!(
         ids,
         ["S:9"],
@@ -309,12 +313,7 @@ fn a_streamed_marko_block_replaces_its_placeholder_and_its_skeleton() {
         page.dom.text(main),
         "Art Print, $12.95 Poster, $9 More prints"
     );
-    let ids: Vec<&str> = page
-        .dom
-        .elements
-        .iter()
-        .filter_map(|element| element.attribute("id"))
-        .collect();
+    let ids = element_ids(&page);
     assert_eq!(
         ids,
         ["afbrwweb7", "afbrwweb4"],

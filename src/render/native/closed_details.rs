@@ -28,10 +28,7 @@ pub(crate) const CLOSED_DETAILS_CSS: &str = "details:not([open]) > \
 pub(crate) fn lay_out_closed_details_content(dom: &mut Dom) {
     let closed: Vec<NodeId> = dom
         .ids()
-        .filter(|&id| {
-            let element = dom.element(id);
-            element.tag == "details" && element.attribute("open").is_none()
-        })
+        .filter(|&id| dom.element(id).is_closed_details())
         .collect();
     for details in closed {
         let first_summary = dom

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use kurbo::{Affine, BezPath, Point, Rect, Shape};
 
 use crate::layout::LayoutBox;
-use crate::page::{Dom, Element, NodeId};
+use crate::page::{Dom, Element, NodeId, inline_style_hides};
 
 /// SVG elements that are never rendered where they stand (only referenced, or metadata).
 const NOT_RENDERED: &[&str] = &[
@@ -324,13 +324,7 @@ fn is_rendered(element: &Element) -> bool {
     if element.attribute("display").is_some_and(display_none) {
         return false;
     }
-    !element.attribute("style").is_some_and(|style| {
-        style.split(';').any(|declaration| {
-            declaration.split_once(':').is_some_and(|(name, value)| {
-                name.trim().eq_ignore_ascii_case("display") && display_none(value)
-            })
-        })
-    })
+    !element.attribute("style").is_some_and(inline_style_hides)
 }
 
 /// A text element: its characters at the average advance, on its first baseline, moved by
