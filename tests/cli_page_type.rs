@@ -311,6 +311,23 @@ fn a_products_buyer_reviews_stay_out_of_its_main_text() {
 }
 
 #[test]
+fn a_product_gathers_its_description_from_the_blocks_below_its_buy_box() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A skin-care shop's serum: the buy box (name, price, a one-line pitch) and, in sections of
+    // their own below it, what the serum does, who it is for and how to use it. The gold has
+    // them all; one block held only the buy box.
+    let line = &score(&[unpacked(dir.path(), "0596")])[0];
+    assert_eq!(line["page_type"]["type"], "product");
+    let main = line["main_text"].as_str().expect("main text");
+    assert!(
+        main.contains("Infused with “secret weapon” antioxidant Astaxanthin")
+            && main.contains("All skin types, from oily to dry skins."),
+        "{main}"
+    );
+    assert_main_text_near_gold("0596", line, 0.7, 0.7);
+}
+
+#[test]
 fn a_product_keeps_what_its_closed_accordion_panels_hold() {
     let dir = tempfile::tempdir().expect("temp dir");
     // A keyboard shop's page: its quality guarantee and shipping terms sit in accordion panels

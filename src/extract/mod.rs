@@ -60,9 +60,9 @@ pub struct ContentPolicy {
     /// galleries are not main text, when enough of it stands outside them — an article's "more
     /// stories" and its slideshow's legends.
     pub without_card_lists: bool,
-    /// The content is spread over the page (a thread's posts, a listing's cards): every likely
-    /// paragraph is main text, wherever it sits.
-    pub spread: bool,
+    /// Whether the content is spread over the page, and how likely a paragraph elsewhere must
+    /// be to join it.
+    pub spread: Spread,
     /// The page's type, when sure enough for the main-text model's own model of that type (if
     /// it has one) to choose.
     pub page_type: Option<PageType>,
@@ -76,12 +76,29 @@ pub struct ContentPolicy {
     pub without_user_cards: bool,
 }
 
+/// Where on the page the main text is gathered from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Spread {
+    /// One block (with its strong siblings), unless the model finds most likely text outside
+    /// it (its `spread_share`): an article.
+    #[default]
+    OneBlock,
+    /// Every paragraph at least the model's `spread_cut` likely, wherever it sits: a thread's
+    /// posts, a listing's cards, a service page's sections.
+    Likely,
+    /// Every paragraph at least the model's `cut` likely — as likely as the chosen block's own
+    /// —, wherever it sits: a product's buy box, description and specifications sit in blocks
+    /// of their own (a section, a tab panel), and its page holds much that is only a little
+    /// likely (delivery options, a rating, "Add to cart").
+    AsLikely,
+}
+
 impl ContentPolicy {
     /// Whether the page's type chose its main text: its own main-text model, or every likely
     /// paragraph of the page. Such a choice speaks for the whole of a thread's, a listing's or a
     /// service page's content, not for one block of it.
     pub fn chose_for_its_type(&self) -> bool {
-        self.page_type.is_some() || self.spread
+        self.page_type.is_some() || self.spread != Spread::OneBlock
     }
 }
 
@@ -429,14 +446,15 @@ fn choose_by_rules(
 /// paragraphs net of unlikely ones (each weighted by how far its probability is from `cut`),
 /// with its strong siblings; its paragraphs at or above `cut`. When those parts hold less than
 /// the model's `spread_share` of the likely words, or when the page is known to spread its
-/// content (`spread`), every paragraph at or above its `spread_cut` instead, wherever it sits.
+/// content (`spread`), every paragraph at or above its `spread_cut` (a product's: its `cut`)
+/// instead, wherever it sits.
 /// `None` when no paragraph reaches `cut`.
 fn choose_by_model(
     dom: &Dom,
     facts: &[ParagraphFacts],
     probability: &[f64],
     model: &MainTextModel,
-    spread: bool,
+    spread: Spread,
     title: &str,
 ) -> Option<Choice> {
     let likeliest = probability.iter().copied().fold(0.0, f64::max);
@@ -462,12 +480,17 @@ fn choose_by_model(
     };
     // A thread, a listing, a service page: the likely text is spread over the page, and the
     // container holds little of it. Then every paragraph likely enough is main content.
-    let spread = spread
-        || (likely_words(&in_parts) as f64) < model.spread_share * likely_words(&|_| true) as f64;
+    let spread_cut = match spread {
+        Spread::AsLikely => Some(cut),
+        Spread::Likely => Some(model.cut_on_page(model.spread_cut, likeliest)),
+        Spread::OneBlock => ((likely_words(&in_parts) as f64)
+            < model.spread_share * likely_words(&|_| true) as f64)
+            .then(|| model.cut_on_page(model.spread_cut, likeliest)),
+    };
     let main: Vec<usize> = (0..facts.len())
         .filter(|&index| {
-            if spread {
-                probability[index] >= model.cut_on_page(model.spread_cut, likeliest)
+            if let Some(spread_cut) = spread_cut {
+                probability[index] >= spread_cut
             } else {
                 probability[index] >= cut
                     && (model.selection == Selection::Paragraphs || in_parts(index))

@@ -148,6 +148,61 @@ fn a_whole_page_wrapper_named_like_comments_does_not_hide_the_article() {
     assert!(extracted.main_text.contains("Many homes were flooded"));
 }
 
+/// A product: its buy box, then a long block the model finds unlikely (delivery options), then
+/// its description and a "you may also like" box of middling probability. One block holds the
+/// buy box; a product gathers every paragraph as likely as the buy box's, and no middling one.
+#[test]
+fn a_product_gathers_every_block_as_likely_as_its_chosen_one() {
+    let html = format!(
+        r#"<html><head><title>Kettle</title></head><body>
+        <div class="buy"><p>Gooseneck kettle: {}</p></div>
+        <div class="delivery"><p>{}</p></div>
+        <section class="description"><p>Description: {}</p></section>
+        <div class="also"><p>You may also like: {}</p></div></body></html>"#,
+        "a kettle for pour-over coffee with a thin steady spout ".repeat(4),
+        "delivery in two days or collect it in store ".repeat(40),
+        "the stopwatch in its base times the brew and the hold mode keeps it hot ".repeat(2),
+        "a scale, a grinder and a dripper that other buyers chose ".repeat(2)
+    );
+    let page = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).unwrap();
+    let dom = &page.dom;
+    let facts = content_facts(dom);
+    let probability: Vec<f64> = facts
+        .iter()
+        .map(|facts| match facts.text.split(':').next() {
+            Some("Gooseneck kettle") => 0.9,
+            Some("Description") => 0.6,
+            Some("You may also like") => 0.4,
+            _ => 0.05,
+        })
+        .collect();
+    let mut model = MainTextModel::shipped().clone();
+    (model.cut, model.spread_cut, model.spread_share) = (0.5, 0.3, 0.0);
+    let kept = |spread: Spread| -> Vec<String> {
+        let choice = choose_by_model(dom, &facts, &probability, &model, spread, "").unwrap();
+        let mut kept: Vec<String> = choice
+            .main
+            .iter()
+            .map(|&index| {
+                facts[index]
+                    .text
+                    .split(':')
+                    .next()
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect();
+        kept.dedup();
+        kept
+    };
+    assert_eq!(kept(Spread::OneBlock), ["Gooseneck kettle"]);
+    assert_eq!(kept(Spread::AsLikely), ["Gooseneck kettle", "Description"]);
+    assert_eq!(
+        kept(Spread::Likely),
+        ["Gooseneck kettle", "Description", "You may also like"]
+    );
+}
+
 /// A thread: three posts, each followed by a long block the model finds unlikely (a signature
 /// and an advertisement). No one container holds most of the likely text.
 #[test]
@@ -187,7 +242,8 @@ fn a_page_whose_likely_text_is_spread_takes_every_likely_paragraph() {
     };
     let mut model = MainTextModel::shipped().clone();
     model.spread_share = 0.0;
-    let one_container = choose_by_model(dom, &facts, &probability, &model, false, "").unwrap();
+    let one_container =
+        choose_by_model(dom, &facts, &probability, &model, Spread::OneBlock, "").unwrap();
     assert_eq!(
         posts_in(&one_container),
         1,
@@ -195,7 +251,7 @@ fn a_page_whose_likely_text_is_spread_takes_every_likely_paragraph() {
     );
     model.spread_share = 0.4;
     model.spread_cut = 0.3;
-    let spread = choose_by_model(dom, &facts, &probability, &model, false, "").unwrap();
+    let spread = choose_by_model(dom, &facts, &probability, &model, Spread::OneBlock, "").unwrap();
     assert_eq!(posts_in(&spread), 3, "every post");
     assert_eq!(spread.main.len(), 3, "and no advertisement");
 }
@@ -251,7 +307,7 @@ fn a_data_table_in_the_articles_block_is_its_text_though_no_cell_reads_as_prose(
         &facts,
         &probability,
         MainTextModel::shipped(),
-        false,
+        Spread::OneBlock,
         "",
     )
     .unwrap();
