@@ -311,6 +311,23 @@ fn a_products_buyer_reviews_stay_out_of_its_main_text() {
 }
 
 #[test]
+fn a_likely_service_page_gathers_its_sections_not_one() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A pest-control firm's offers page, typed service but too unsure (about 0.67) for the
+    // service pages' own model: its offers and the regions it serves are sections of their own,
+    // as likely as the one a single block held.
+    let line = &score(&[unpacked(dir.path(), "2111")])[0];
+    assert_eq!(line["page_type"]["type"], "service");
+    let main = line["main_text"].as_str().expect("main text");
+    assert!(
+        main.contains("Save Money On Pest Control!")
+            && main.contains("Pest-R-Us proudly provides expert pest control services"),
+        "{main}"
+    );
+    assert_main_text_near_gold("2111", line, 0.8, 0.8);
+}
+
+#[test]
 fn a_product_gathers_its_description_from_the_blocks_below_its_buy_box() {
     let dir = tempfile::tempdir().expect("temp dir");
     // A skin-care shop's serum: the buy box (name, price, a one-line pitch) and, in sections of
