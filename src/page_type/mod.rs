@@ -268,11 +268,10 @@ impl PageTypeGuess {
             without_card_lists: matches!(self.page_type, PageType::Article | PageType::Product),
             spread: if self.probability >= SURE_OF_TYPE && spreads_its_content(self.page_type) {
                 Spread::Likely
-            } else if self.page_type == PageType::Product
-                && self.probability >= sure_for_own_model(PageType::Product)
+            } else if (self.page_type == PageType::Product
+                && self.probability >= sure_for_own_model(PageType::Product))
+                || (self.page_type == PageType::Service && self.probability >= LIKELY_SERVICE)
             {
-                Spread::AsLikely
-            } else if self.page_type == PageType::Service && self.probability >= LIKELY_SERVICE {
                 Spread::AsLikely
             } else {
                 Spread::OneBlock
