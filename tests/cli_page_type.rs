@@ -74,6 +74,22 @@ fn assert_main_text_near_gold(id: &str, line: &Value, least_recall: f64, least_p
     assert_text_near_gold(id, line, "main_text", least_recall, least_precision);
 }
 
+/// The `score` line of WCXB page `id`, after asserting that it is typed `page_type` and that its
+/// main text holds every one of `passages`.
+fn scored_holding(id: &str, page_type: &str, passages: &[&str]) -> Value {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let line = score(&[unpacked(dir.path(), id)]).remove(0);
+    assert_eq!(line["page_type"]["type"], page_type, "page {id}");
+    let main = line["main_text"].as_str().expect("main text");
+    for passage in passages {
+        assert!(
+            main.contains(passage),
+            "page {id} lacks {passage:?}: {main}"
+        );
+    }
+    line
+}
+
 /// One JSON line per page, in the order given.
 fn score(pages: &[PathBuf]) -> Vec<Value> {
     let cache = tempfile::tempdir().expect("temp dir");
@@ -294,16 +310,10 @@ fn a_cookie_notice_is_never_the_main_text() {
 
 #[test]
 fn a_products_buyer_reviews_stay_out_of_its_main_text() {
-    let dir = tempfile::tempdir().expect("temp dir");
     // A music shop's microphone: the description and specifications are the content (the
     // gold), the five buyer reviews below them are not.
-    let line = &score(&[unpacked(dir.path(), "2894")])[0];
-    assert_eq!(line["page_type"]["type"], "product");
+    let line = scored_holding("2894", "product", &["The Prized SM7B Gets a Major Upgrade"]);
     let main = line["main_text"].as_str().expect("main text");
-    assert!(
-        main.contains("The Prized SM7B Gets a Major Upgrade"),
-        "{main}"
-    );
     assert!(
         !main.contains("I have been using my Shure SM7dB almost daily"),
         "{main}"
@@ -312,53 +322,50 @@ fn a_products_buyer_reviews_stay_out_of_its_main_text() {
 
 #[test]
 fn a_likely_service_page_gathers_its_sections_not_one() {
-    let dir = tempfile::tempdir().expect("temp dir");
     // A pest-control firm's offers page, typed service but too unsure (about 0.67) for the
     // service pages' own model: its offers and the regions it serves are sections of their own,
     // as likely as the one a single block held.
-    let line = &score(&[unpacked(dir.path(), "2111")])[0];
-    assert_eq!(line["page_type"]["type"], "service");
-    let main = line["main_text"].as_str().expect("main text");
-    assert!(
-        main.contains("Save Money On Pest Control!")
-            && main.contains("Pest-R-Us proudly provides expert pest control services"),
-        "{main}"
+    let line = scored_holding(
+        "2111",
+        "service",
+        &[
+            "Save Money On Pest Control!",
+            "Pest-R-Us proudly provides expert pest control services",
+        ],
     );
-    assert_main_text_near_gold("2111", line, 0.8, 0.8);
+    assert_main_text_near_gold("2111", &line, 0.8, 0.8);
 }
 
 #[test]
 fn a_likely_collection_gathers_its_cards_beside_its_pitch() {
-    let dir = tempfile::tempdir().expect("temp dir");
     // A pet shop's home page, typed collection at about 0.68 (too unsure for the listings'
     // model): one block held its pitch alone; its product cards are as likely and are the rest
     // of its content.
-    let line = &score(&[unpacked(dir.path(), "4329")])[0];
-    assert_eq!(line["page_type"]["type"], "collection");
-    let main = line["main_text"].as_str().expect("main text");
-    assert!(
-        main.contains("Real Meat, Simple Ingredients.")
-            && main.contains("Dolce Bamboo Dog Bowls")
-            && main.contains("Pet Food & Water Mats"),
-        "{main}"
+    scored_holding(
+        "4329",
+        "collection",
+        &[
+            "Real Meat, Simple Ingredients.",
+            "Dolce Bamboo Dog Bowls",
+            "Pet Food & Water Mats",
+        ],
     );
 }
 
 #[test]
 fn a_product_gathers_its_description_from_the_blocks_below_its_buy_box() {
-    let dir = tempfile::tempdir().expect("temp dir");
     // A skin-care shop's serum: the buy box (name, price, a one-line pitch) and, in sections of
     // their own below it, what the serum does, who it is for and how to use it. The gold has
     // them all; one block held only the buy box.
-    let line = &score(&[unpacked(dir.path(), "0596")])[0];
-    assert_eq!(line["page_type"]["type"], "product");
-    let main = line["main_text"].as_str().expect("main text");
-    assert!(
-        main.contains("Infused with “secret weapon” antioxidant Astaxanthin")
-            && main.contains("All skin types, from oily to dry skins."),
-        "{main}"
+    let line = scored_holding(
+        "0596",
+        "product",
+        &[
+            "Infused with “secret weapon” antioxidant Astaxanthin",
+            "All skin types, from oily to dry skins.",
+        ],
     );
-    assert_main_text_near_gold("0596", line, 0.7, 0.7);
+    assert_main_text_near_gold("0596", &line, 0.7, 0.7);
 }
 
 #[test]

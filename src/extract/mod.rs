@@ -446,8 +446,8 @@ fn choose_by_rules(
 /// paragraphs net of unlikely ones (each weighted by how far its probability is from `cut`),
 /// with its strong siblings; its paragraphs at or above `cut`. When those parts hold less than
 /// the model's `spread_share` of the likely words, or when the page is known to spread its
-/// content (`spread`), every paragraph at or above its `spread_cut` (a product's: its `cut`)
-/// instead, wherever it sits.
+/// content (`spread`), every paragraph at or above its `spread_cut` (under
+/// [`Spread::AsLikely`]: its `cut`) instead, wherever it sits.
 /// `None` when no paragraph reaches `cut`.
 fn choose_by_model(
     dom: &Dom,
@@ -479,7 +479,8 @@ fn choose_by_model(
             .sum()
     };
     // A thread, a listing, a service page: the likely text is spread over the page, and the
-    // container holds little of it. Then every paragraph likely enough is main content.
+    // container holds little of it. Then every paragraph likely enough is main content — the
+    // type says so, or the model finds it (its `spread_share`) on a page of one block.
     let spread_cut = match spread {
         Spread::AsLikely => Some(cut),
         Spread::Likely => Some(model.cut_on_page(model.spread_cut, likeliest)),

@@ -230,6 +230,18 @@ fn sure_for_own_model(page_type: PageType) -> f64 {
     }
 }
 
+/// The probability from which a page of this type, unless sure enough to take every likely
+/// paragraph, gathers every block as likely as its chosen one ([`Spread::AsLikely`]); `None`
+/// for a type whose content is one block, or is gathered only when sure.
+fn likely_enough_to_gather(page_type: PageType) -> Option<f64> {
+    match page_type {
+        PageType::Product => Some(SURE_OF_PRODUCT_OR_DOCS),
+        PageType::Service => Some(LIKELY_SERVICE),
+        PageType::Collection => Some(LIKELY_COLLECTION),
+        _ => None,
+    }
+}
+
 /// Whether a type's main content is spread over the page (posts, cards, sections) rather than
 /// one block.
 fn spreads_its_content(page_type: PageType) -> bool {
@@ -276,10 +288,8 @@ impl PageTypeGuess {
             without_card_lists: matches!(self.page_type, PageType::Article | PageType::Product),
             spread: if self.probability >= SURE_OF_TYPE && spreads_its_content(self.page_type) {
                 Spread::Likely
-            } else if (self.page_type == PageType::Product
-                && self.probability >= sure_for_own_model(PageType::Product))
-                || (self.page_type == PageType::Service && self.probability >= LIKELY_SERVICE)
-                || (self.page_type == PageType::Collection && self.probability >= LIKELY_COLLECTION)
+            } else if likely_enough_to_gather(self.page_type)
+                .is_some_and(|least| self.probability >= least)
             {
                 Spread::AsLikely
             } else {
