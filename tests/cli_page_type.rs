@@ -321,6 +321,22 @@ fn a_products_buyer_reviews_stay_out_of_its_main_text() {
 }
 
 #[test]
+fn a_page_laid_out_by_elementor_keeps_the_text_of_its_blocks() {
+    // A bike club's trails, each a call-to-action card of Elementor: every block of such a
+    // page sits in an `elementor-widget`, which once read as a sidebar's widget and made the
+    // whole page boilerplate (main text: the names of the trails, not what each card says).
+    scored_holding(
+        "4627",
+        "service",
+        &[
+            "Difficulty: Intermediate to advanced",
+            "Length: 3.5 miles",
+            "Trail Steward(s): John Martin",
+        ],
+    );
+}
+
+#[test]
 fn a_likely_service_page_gathers_its_sections_not_one() {
     // A pest-control firm's offers page, typed service but too unsure (about 0.67) for the
     // service pages' own model: its offers and the regions it serves are sections of their own,

@@ -496,3 +496,38 @@ fn a_page_whose_choice_is_next_to_nothing_beside_its_grid_takes_the_grid_whateve
         );
     }
 }
+
+#[test]
+fn an_elementor_pages_blocks_are_its_content_and_its_menu_widget_is_not() {
+    // Elementor wraps every block in an `elementor-widget`: that names the builder's kind of
+    // block, not a sidebar's widget, while `elementor-widget-nav-menu` is still a menu.
+    let html = r#"<html><head><title>Trails</title></head><body>
+<div class="elementor-widget elementor-widget-nav-menu"><div class="elementor-widget-container">
+<a href="/">Home</a> <a href="/trails">Trails</a> <a href="/events">Events</a></div></div>
+<div class="elementor-widget elementor-widget-heading"><div class="elementor-widget-container">
+<h1>Trails</h1></div></div>
+<div class="elementor-widget elementor-widget-text-editor"><div class="elementor-widget-container">
+<p>The club builds and maintains the off-road trails of the city, and rides them every week of the year.</p>
+</div></div>
+<div class="elementor-widget elementor-widget-call-to-action"><div class="elementor-widget-container">
+<h2>Anthills</h2><div class="elementor-cta__description">Difficulty: Intermediate to advanced. Length: five miles of twisting single track.</div>
+</div></div></body></html>"#;
+    let extracted = extract_from(html, &[]);
+    assert!(
+        extracted
+            .main_text
+            .contains("The club builds and maintains the off-road trails"),
+        "{}",
+        extracted.main_text
+    );
+    assert!(
+        extracted.main_text.contains("Length: five miles"),
+        "{}",
+        extracted.main_text
+    );
+    assert!(
+        !extracted.main_text.contains("Events"),
+        "{}",
+        extracted.main_text
+    );
+}

@@ -106,13 +106,26 @@ pub const STOP_WORDS: &[&str] = &[
 ];
 
 /// Splits a `class` or `id` value into tokens: at every non-alphanumeric character and at
-/// lower→upper camelCase boundaries (`mainNav` → `main`, `Nav`), digits dropped. Tokens are
-/// slices of the value, in its case: [`ROLE_TOKENS`] are matched ignoring ASCII case, with no
-/// token copied (this ran once per element and was 3% of a page's instructions when it did).
+/// lower→upper camelCase boundaries (`mainNav` → `main`, `Nav`), digits dropped. A run of
+/// letters and digits where a letter follows a digit (`b3ad4`, `e3e5ad`) is a generated hash,
+/// not words: it gives no tokens (split at its digits it would read `ad`, an advertisement).
+/// Tokens are slices of the value, in its case: [`ROLE_TOKENS`] are matched ignoring ASCII
+/// case, with no token copied (this ran once per element and was 3% of a page's instructions
+/// when it did).
 pub fn role_tokens(value: &str) -> impl Iterator<Item = &str> + '_ {
     value
-        .split(|c: char| !c.is_ascii_alphabetic())
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|run| !looks_generated(run))
+        .flat_map(|run| run.split(|c: char| c.is_ascii_digit()))
         .flat_map(camel_case_parts)
+}
+
+/// Whether a run of ASCII letters and digits has a letter after a digit: a hash or generated
+/// id (`b3ad4`, `x9f2k`), where a word with a number (`teaser2`, `col`) has none.
+fn looks_generated(run: &str) -> bool {
+    run.as_bytes()
+        .windows(2)
+        .any(|pair| pair[0].is_ascii_digit() && pair[1].is_ascii_alphabetic())
 }
 
 /// A word of ASCII letters cut before every upper-case letter that follows a lower-case one.
@@ -132,11 +145,34 @@ fn camel_case_parts(word: &str) -> impl Iterator<Item = &str> + '_ {
     })
 }
 
+/// Prefixes a page builder puts on the class of every block it lays out, whatever the block
+/// holds: Elementor wraps each heading, text and image of a page in an `elementor-widget`
+/// (`elementor-widget-container`, `elementor-widget-text-editor`). That "widget" names the
+/// builder's kind of block, not a sidebar's widget; what follows it still names a role
+/// (`elementor-widget-nav-menu`).
+const BUILDER_BLOCK_PREFIXES: &[&str] = &["elementor-widget"];
+
+/// `name` without the page-builder prefix it starts with, if any.
+fn without_builder_kind(name: &str) -> &str {
+    BUILDER_BLOCK_PREFIXES
+        .iter()
+        .find_map(|prefix| {
+            name.get(..prefix.len())
+                .filter(|head| head.eq_ignore_ascii_case(prefix))
+                .map(|_| &name[prefix.len()..])
+        })
+        .unwrap_or(name)
+}
+
 /// The role groups named by an element's `class` and `id` values.
 pub fn roles_of(class: Option<&str>, id: Option<&str>) -> Vec<RoleGroup> {
     let mut roles = Vec::new();
-    for value in [class, id].into_iter().flatten() {
-        for token in role_tokens(value) {
+    let names = [class, id]
+        .into_iter()
+        .flatten()
+        .flat_map(str::split_ascii_whitespace);
+    for name in names {
+        for token in role_tokens(without_builder_kind(name)) {
             if let Some((_, role)) = ROLE_TOKENS
                 .iter()
                 .find(|(known, _)| known.eq_ignore_ascii_case(token))
@@ -158,7 +194,10 @@ mod tests {
     /// The split as first written: lower-cased copies of each token.
     fn lower_case_tokens(value: &str) -> Vec<String> {
         let mut tokens = Vec::new();
-        for word in value.split(|c: char| !c.is_ascii_alphabetic()) {
+        let runs = value
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|run| !looks_generated(run));
+        for word in runs.flat_map(|run| run.split(|c: char| c.is_ascii_digit())) {
             let mut current = String::new();
             let mut previous_lower = false;
             for c in word.chars() {
@@ -185,8 +224,30 @@ mod tests {
 
     #[test]
     fn class_values_split_into_role_tokens_at_separators_and_camel_case() {
-        let tokens: Vec<&str> = role_tokens("site-header mainNav col_2 ABc").collect();
-        assert_eq!(tokens, ["site", "header", "main", "Nav", "col", "ABc"]);
+        let tokens: Vec<&str> = role_tokens("site-header mainNav col_2 ABc teaser2").collect();
+        assert_eq!(
+            tokens,
+            ["site", "header", "main", "Nav", "col", "ABc", "teaser"]
+        );
+    }
+
+    #[test]
+    fn a_generated_hash_names_no_role() {
+        // Webflow's `w-node-…` ids and hashed class names read `ad` when split at digits.
+        assert!(roles_of(Some("w-node-b3ad4-d9b2-c1"), Some("e3e5ad")).is_empty());
+        assert_eq!(roles_of(Some("ad-slot-2"), None), [RoleGroup::Advertising]);
+    }
+
+    #[test]
+    fn a_page_builders_block_is_no_sidebar_widget_but_what_follows_still_names_a_role() {
+        let builder_text = Some("elementor-widget elementor-widget-text-editor");
+        assert_eq!(roles_of(builder_text, None), [RoleGroup::Content]);
+        let builder_menu = Some("elementor-widget-container elementor-widget-nav-menu");
+        assert_eq!(roles_of(builder_menu, None), [RoleGroup::Navigation]);
+        assert_eq!(
+            roles_of(Some("widget widget_text"), None),
+            [RoleGroup::Sidebar, RoleGroup::Content]
+        );
     }
 
     #[test]
