@@ -39,7 +39,6 @@ pub const ROLE_TOKENS: &[(&str, RoleGroup)] = &[
     ("toc", RoleGroup::Navigation),
     ("pager", RoleGroup::Navigation),
     ("pagination", RoleGroup::Navigation),
-    ("tabs", RoleGroup::Navigation),
     ("header", RoleGroup::Header),
     ("masthead", RoleGroup::Header),
     ("banner", RoleGroup::Header),
@@ -229,6 +228,13 @@ mod tests {
             tokens,
             ["site", "header", "main", "Nav", "col", "ABc", "teaser"]
         );
+    }
+
+    #[test]
+    fn tabs_name_no_role_their_panels_hold_a_pages_content() {
+        // A product's description and a guide's steps for each system sit in tab panels.
+        assert!(roles_of(Some("product-tabs tabs"), None).is_empty());
+        assert_eq!(roles_of(Some("nav-tabs"), None), [RoleGroup::Navigation]);
     }
 
     #[test]
