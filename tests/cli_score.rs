@@ -185,6 +185,23 @@ fn an_articles_picture_gallery_is_not_its_text() {
 }
 
 #[test]
+fn a_long_list_of_linked_names_is_not_an_articles_text() {
+    // Readability's archive-of-our-own (development): under the story, one paragraph names the
+    // readers who left kudos — 3,777 words, all but 11 of them links. Its length alone made it
+    // likely main text, and it doubled the article (7,692 words where the story has 3,900).
+    let scored = scored_article_whose_main_text_is_content("archive-of-our-own.html", 3000);
+    let main = scored["main_text"].as_str().expect("main text");
+    assert!(
+        main.contains("Izuku was struggling to understand how he had even managed to get here"),
+        "the story's first line missing from {main}"
+    );
+    for names in ["left kudos on this work", "StealthyPeacock, 2tarOfMyHeart"] {
+        assert!(!main.contains(names), "{names} in the main text");
+    }
+    assert!(main.split_whitespace().count() < 4500, "{main}");
+}
+
+#[test]
 fn score_gives_every_node_a_verdict_and_separates_the_gnu_article_from_the_footer() {
     let cache = tempfile::tempdir().expect("temp dir");
     let page = score_json(cache.path(), &[]);

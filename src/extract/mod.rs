@@ -24,6 +24,7 @@ mod structured;
 mod tables;
 mod trees;
 
+use crate::features::vocabulary::is_advertising_label;
 use crate::layout::Layout;
 use crate::page::{Dom, NodeId};
 use crate::page_type::PageType;
@@ -512,6 +513,9 @@ fn finish_choice(
     mut main: Vec<usize>,
     title: &str,
 ) -> Choice {
+    // An advertisement's label between two paragraphs is not the article's, however likely
+    // its place makes it.
+    main.retain(|&index| !is_advertising_label(&facts[index].text));
     main = with_whole_data_tables(dom, facts, container, main);
     main = with_code_blocks(dom, facts, parts, main);
     if let Some(headline) = headline_before(dom, facts, container, title)

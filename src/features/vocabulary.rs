@@ -93,6 +93,45 @@ pub const ROLE_TOKENS: &[(&str, RoleGroup)] = &[
     ("document", RoleGroup::Content),
 ];
 
+/// The whole text of an advertisement's label, as sites print it above or inside the slot
+/// (matched ignoring case, with the punctuation around it): a word of its own between an
+/// article's paragraphs, which reads like a short paragraph of the article to every feature but
+/// its meaning.
+pub const ADVERTISING_LABELS: &[&str] = &[
+    "ad",
+    "ads",
+    "advert",
+    "advertisement",
+    "advertisements",
+    "advertising",
+    "sponsored",
+    "sponsored content",
+    "paid content",
+    "anzeige",
+    "werbung",
+    "publicité",
+    "publicidad",
+    "pubblicità",
+    "reklama",
+    "advertisement - scroll to continue",
+    "story continues below advertisement",
+    "article continues below advertisement",
+    "article continues below this ad",
+    "continue reading below",
+];
+
+/// Whether `text` is nothing but an advertisement's label ([`ADVERTISING_LABELS`]).
+pub fn is_advertising_label(text: &str) -> bool {
+    let trimmed = text.trim_matches(|c: char| !c.is_alphanumeric());
+    // The longest label is 37 bytes: a longer text is not one, and needs no lower-cased copy.
+    if trimmed.is_empty() || trimmed.len() > 40 {
+        return false;
+    }
+    let words: Vec<String> = trimmed.split_whitespace().map(str::to_lowercase).collect();
+    let normalised = words.join(" ");
+    ADVERTISING_LABELS.contains(&normalised.as_str())
+}
+
 /// Common English function words (no content of their own), removed before title overlap.
 pub const STOP_WORDS: &[&str] = &[
     "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been",
@@ -251,6 +290,17 @@ mod tests {
             roles_of(Some("widget widget_text"), None),
             [RoleGroup::Sidebar, RoleGroup::Content]
         );
+    }
+
+    #[test]
+    fn an_advertisements_label_is_known_in_its_languages_but_a_sentence_about_ads_is_not() {
+        for label in ["ADVERTISING", " Advertisement: ", "Anzeige", "PUBLICITÉ", "Sponsored content"]
+        {
+            assert!(is_advertising_label(label), "{label}");
+        }
+        for text in ["Ad blockers cost publishers", "Advertising revenue fell 4%", "", "—"] {
+            assert!(!is_advertising_label(text), "{text}");
+        }
     }
 
     #[test]

@@ -13,14 +13,14 @@
 # prints macro word F1 by type beside trafilatura when its outputs are in $EXTERNAL (a
 # `run_extractors.py` folder, default /work/ext-out). ~12 minutes on 2 cores; with
 # MODELS_FROM=EARLIER_OUT_DIR the models of an earlier run are reused and only the pages are
-# scored again (~1 minute).
+# scored again (~1 minute). PAGELEVEL_BIN=FILE scores with another build (two builds side by side).
 set -euo pipefail
 out=$(realpath -m "$1")
 shift
 cd "$(dirname "$0")/../../.."
 D=$(realpath "${PAGELEVEL_DATASETS:-../shared/datasets}/labeled")
 EXTERNAL=${EXTERNAL:-/work/ext-out}
-pagelevel=$PWD/target/release/pagelevel
+pagelevel=${PAGELEVEL_BIN:-$PWD/target/release/pagelevel}
 mkdir -p "$out"
 python3 - "$D/wcxb-dev" "$out" <<'EOF'
 import hashlib, json, os, sys, urllib.parse
