@@ -177,6 +177,23 @@ fn a_sure_threads_content_text_is_its_posts() {
 }
 
 #[test]
+fn a_thread_the_type_is_unsure_of_keeps_its_answers_as_its_posts() {
+    // A travel forum's thread (ricksteves.com, development), typed a thread at p 0.47: under the
+    // threads' gates, the every-page choice stood — the question (105 words) as main text, the
+    // eight answers (1,210 words, `article.reply`) as comments. The answers are set like the
+    // question (`div.content.markdown > p`), so they are the thread's posts.
+    let line = scored_holding(
+        "4087",
+        "forum",
+        &[
+            "Although we have traveled extensively, we have never been to Japan.",
+            "We are just in the process of finalizing our 22 day trip to Japan",
+        ],
+    );
+    assert_main_text_near_gold("4087", &line, 0.9, 0.85);
+}
+
+#[test]
 fn a_listing_keeps_every_card_of_its_grid() {
     let dir = tempfile::tempdir().expect("temp dir");
     // A shop's collection (4021), a shop's listing (1371) and a maker's category page (4149):

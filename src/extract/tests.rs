@@ -531,3 +531,48 @@ fn an_elementor_pages_blocks_are_its_content_and_its_menu_widget_is_not() {
         extracted.main_text
     );
 }
+
+/// A thread of a question and three answers, each post in the same markup (`article > div.body >
+/// p`); the answers are named replies, so each is a comment region.
+const THREAD: &str = r#"<html><head><title>First telescope?</title></head><body>
+<h1>First telescope?</h1>
+<article class="topic"><div class="body"><p>Which telescope should a beginner buy first, and why that one over the others?</p></div></article>
+<article class="reply"><div class="body"><p>Start with a small Dobsonian: it is cheap, steady and shows the planets and the brighter galaxies well from a garden.</p></div></article>
+<article class="reply"><div class="body"><p>Binoculars first. Learn the sky with them for a season, then buy a telescope knowing what you want to look at.</p></div></article>
+<article class="reply"><div class="body"><p>Whatever you buy, join a local club: members lend their instruments and show you how to set them up on a dark night.</p></div></article>
+</body></html>"#;
+
+#[test]
+fn a_threads_answers_set_like_its_question_are_its_main_text() {
+    let extracted = extract_from(THREAD, &[]);
+    for post in [
+        "Which telescope should a beginner buy first",
+        "Start with a small Dobsonian",
+        "Binoculars first.",
+        "join a local club",
+    ] {
+        assert!(
+            extracted.main_text.contains(post),
+            "{post} missing: {extracted:?}"
+        );
+    }
+    assert_eq!(extracted.comments, "");
+}
+
+#[test]
+fn an_articles_comments_in_markup_of_their_own_stay_comments() {
+    // The same answers under a question set as an article's text: the replies are comments.
+    let article = THREAD.replace(
+        r#"<article class="topic"><div class="body"><p>"#,
+        r#"<article class="topic"><div class="entry-content"><p>"#,
+    );
+    let extracted = extract_from(&article, &[]);
+    assert!(
+        extracted
+            .main_text
+            .contains("Which telescope should a beginner buy first")
+    );
+    assert!(!extracted.main_text.contains("Dobsonian"), "{extracted:?}");
+    assert!(extracted.comments.contains("Start with a small Dobsonian"));
+    assert!(extracted.comments.contains("join a local club"));
+}

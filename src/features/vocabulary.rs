@@ -294,11 +294,21 @@ mod tests {
 
     #[test]
     fn an_advertisements_label_is_known_in_its_languages_but_a_sentence_about_ads_is_not() {
-        for label in ["ADVERTISING", " Advertisement: ", "Anzeige", "PUBLICITÉ", "Sponsored content"]
-        {
+        for label in [
+            "ADVERTISING",
+            " Advertisement: ",
+            "Anzeige",
+            "PUBLICITÉ",
+            "Sponsored content",
+        ] {
             assert!(is_advertising_label(label), "{label}");
         }
-        for text in ["Ad blockers cost publishers", "Advertising revenue fell 4%", "", "—"] {
+        for text in [
+            "Ad blockers cost publishers",
+            "Advertising revenue fell 4%",
+            "",
+            "—",
+        ] {
             assert!(!is_advertising_label(text), "{text}");
         }
     }
