@@ -576,3 +576,37 @@ fn an_articles_comments_in_markup_of_their_own_stay_comments() {
     assert!(extracted.comments.contains("Start with a small Dobsonian"));
     assert!(extracted.comments.contains("join a local club"));
 }
+
+#[test]
+fn a_post_quoted_in_a_reply_is_read_once_but_a_paragraph_said_twice_in_place_stays() {
+    // The second answer quotes the question in a `blockquote`: the same words in other markup.
+    let quoting = THREAD.replace(
+        r#"<article class="reply"><div class="body"><p>Binoculars first."#,
+        r#"<article class="reply"><div class="body"><blockquote class="quote">Which telescope should a beginner buy first, and why that one over the others?</blockquote><p>Binoculars first."#,
+    );
+    let extracted = extract_from(&quoting, &[]);
+    assert_eq!(
+        extracted
+            .main_text
+            .matches("Which telescope should a beginner buy first")
+            .count(),
+        1,
+        "{extracted:?}"
+    );
+    assert!(extracted.main_text.contains("Binoculars first."));
+    // The same words twice in the same markup are the page's own (a refrain, a repeated notice).
+    let said_twice = THREAD.replace(
+        r#"<article class="reply"><div class="body"><p>Binoculars first."#,
+        r#"<article class="reply"><div class="body"><p>Start with a small Dobsonian: it is cheap, steady and shows the planets and the brighter galaxies well from a garden.</p></div></article>
+<article class="reply"><div class="body"><p>Binoculars first."#,
+    );
+    let extracted = extract_from(&said_twice, &[]);
+    assert_eq!(
+        extracted
+            .main_text
+            .matches("Start with a small Dobsonian")
+            .count(),
+        2,
+        "{extracted:?}"
+    );
+}
