@@ -61,14 +61,19 @@ fn describe(doing: &str, error: &anyhow::Error, limit: Option<Duration>) -> Stri
             .is_some()
     });
     match (timed_out, limit) {
-        (true, Some(limit)) => format!(
-            "{doing}: the browser call timed out after {} s (a hung page or an overloaded \
-             machine; --timeout sets the limit)",
-            limit.as_secs_f64()
-        ),
+        (true, Some(limit)) => timed_out_after(doing, limit),
         (true, None) => format!("{doing}: the browser timed out (Chromium did not answer)"),
         (false, _) => format!("{doing}: {error:#}"),
     }
+}
+
+/// A browser call made while `doing` something that ran out of `limit`, in words.
+fn timed_out_after(doing: &str, limit: Duration) -> String {
+    format!(
+        "{doing}: the browser call timed out after {} s (a hung page or an overloaded machine; \
+         --timeout sets the limit)",
+        limit.as_secs_f64()
+    )
 }
 
 impl BrowserSession {
@@ -276,6 +281,13 @@ impl BrowserSession {
     fn failed(&self, doing: &str, error: anyhow::Error) -> RenderError {
         if error.chain().any(is_closed_connection) {
             self.connection_closed.store(true, Ordering::Relaxed);
+            // headless_chrome closes a connection idle for the call timeout, and a call waiting
+            // on a hung page can lose the race to that close (a fresh-clone CI run reported an
+            // endless script's page as "connection is closed"): with the browser still running,
+            // the close is the call's timeout. A crash or a kill ends the process.
+            if !self.process.has_exited() {
+                return RenderError::Browser(timed_out_after(doing, self.call_timeout));
+            }
         }
         RenderError::Browser(describe(doing, &error, Some(self.call_timeout)))
     }
