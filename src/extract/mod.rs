@@ -24,8 +24,8 @@ mod structured;
 mod tables;
 mod trees;
 
-use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
 
 use crate::features::vocabulary::is_advertising_label;
 use crate::layout::Layout;
@@ -483,10 +483,11 @@ fn with_replies_as_posts(dom: &Dom, facts: &[ParagraphFacts], choice: Choice) ->
     let (post_paths, reply_paths) = (paths(&choice.main), paths(&replies));
     // Words of `chosen` (with their paths) whose path is one of `others`.
     let words_in_paths = |chosen: &[usize], own: &[Option<String>], others: &[Option<String>]| {
+        let others: HashSet<&str> = others.iter().flatten().map(String::as_str).collect();
         chosen
             .iter()
             .zip(own)
-            .filter(|(_, path)| path.is_some() && others.contains(path))
+            .filter(|(_, path)| path.as_deref().is_some_and(|path| others.contains(path)))
             .map(|(&index, _)| facts[index].words)
             .sum::<usize>()
     };
@@ -688,19 +689,25 @@ fn without_repeats_set_otherwise(
     facts: &[ParagraphFacts],
     mut main: Vec<usize>,
 ) -> Vec<usize> {
-    let mut first_seen: HashMap<String, Option<String>> = HashMap::new();
+    // A paragraph's text is already whitespace-normalised: its words are its spaces + 1, and
+    // the text itself is the key. Markup paths are built only for a repeat and its first copy.
+    let mut first_seen: HashMap<&str, (usize, Option<Option<String>>)> = HashMap::new();
     main.retain(|&index| {
-        let words: Vec<&str> = facts[index].text.split_whitespace().collect();
-        if words.len() < MIN_REPEATED_WORDS {
+        let text = facts[index].text.as_str();
+        if text.split(' ').count() < MIN_REPEATED_WORDS {
             return true;
         }
-        let path = markup_path(dom, facts[index].anchor);
-        match first_seen.entry(words.join(" ")) {
+        match first_seen.entry(text) {
             Entry::Vacant(entry) => {
-                entry.insert(path);
+                entry.insert((index, None));
                 true
             }
-            Entry::Occupied(first) => *first.get() == path,
+            Entry::Occupied(mut first) => {
+                let (first_index, first_path) = first.get_mut();
+                let first_path =
+                    first_path.get_or_insert_with(|| markup_path(dom, facts[*first_index].anchor));
+                *first_path == markup_path(dom, facts[index].anchor)
+            }
         }
     });
     main
