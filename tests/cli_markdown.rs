@@ -4,13 +4,26 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 use common::{datasets, example_page, pagelevel, succeed};
 use serde_json::Value;
 
 fn readability_page(name: &str) -> PathBuf {
     datasets().join(format!("labeled/readability/pages/{name}.html"))
+}
+
+/// WCXB's development page `id`, unpacked into `dir` as a user would save it.
+fn wcxb_page(dir: &Path, id: &str) -> PathBuf {
+    let packed = datasets().join(format!("labeled/wcxb-dev/html/{id}.html.gz"));
+    let mut html = Vec::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(packed).expect("page"))
+        .read_to_end(&mut html)
+        .expect("gzip");
+    let path = dir.join(format!("{id}.html"));
+    std::fs::write(&path, html).expect("write page");
+    path
 }
 
 fn stdout_of(args: &[&str], page: &PathBuf) -> String {
@@ -41,6 +54,22 @@ fn markdown_gives_the_gnu_article_with_its_headings_and_lists_and_none_of_the_me
     ))
     .expect("JSON");
     assert_eq!(json["main_markdown"].as_str(), Some(markdown.trim_end()));
+}
+
+#[test]
+fn an_articles_bullet_points_are_a_list_with_every_item_not_only_its_sentences() {
+    // A university's list of clinics (WCXB 0313): each item a name, an address, a phone number
+    // and a fee, none of them a sentence. The model alone kept only the items' later lines.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let markdown = stdout_of(&["--format", "markdown"], &wcxb_page(dir.path(), "0313"));
+    for item in [
+        "\n- Access Institute for Psychological Services\\\n  110 Gough St. Suite 301\\\n",
+        "\n- Christian Counseling Centers\\\n",
+        "\n- Well Clinic\\\n",
+    ] {
+        assert!(markdown.contains(item), "{item:?} in\n{markdown}");
+    }
+    assert!(markdown.contains("Users assume responsibility for evaluating"));
 }
 
 #[test]

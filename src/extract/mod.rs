@@ -16,6 +16,7 @@ mod cards;
 mod grids;
 mod headings;
 mod images;
+mod lists;
 mod model;
 mod named_blocks;
 mod regions;
@@ -258,7 +259,15 @@ pub fn extract(
                         .collect::<Vec<f64>>();
                     &typed_probability
                 };
-                choose_by_model(dom, &facts, probability, typed, policy.spread, title)
+                choose_by_model(
+                    dom,
+                    &facts,
+                    probability,
+                    typed,
+                    policy.spread,
+                    threshold,
+                    title,
+                )
             })
             .unwrap_or_else(|| rules.clone());
         let chosen = if grid == GridRule::Never {
@@ -586,6 +595,7 @@ fn choose_by_model(
     probability: &[f64],
     model: &MainTextModel,
     spread: Spread,
+    threshold: f64,
     title: &str,
 ) -> Option<Choice> {
     let likeliest = probability.iter().copied().fold(0.0, f64::max);
@@ -629,6 +639,13 @@ fn choose_by_model(
             }
         })
         .collect();
+    // An article's bullet points, which the model weighs item by item.
+    let main = if spread_cut.is_none() {
+        let in_card_list = cards::within_card_lists(dom);
+        lists::with_lists_of_the_block(dom, facts, &parts, &in_card_list, threshold, main)
+    } else {
+        main
+    };
     Some(finish_choice(dom, facts, container, &parts, main, title))
 }
 

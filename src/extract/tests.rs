@@ -179,7 +179,7 @@ fn a_product_gathers_every_block_as_likely_as_its_chosen_one() {
     let mut model = MainTextModel::shipped().clone();
     (model.cut, model.spread_cut, model.spread_share) = (0.5, 0.3, 0.0);
     let kept = |spread: Spread| -> Vec<String> {
-        let choice = choose_by_model(dom, &facts, &probability, &model, spread, "").unwrap();
+        let choice = choose_by_model(dom, &facts, &probability, &model, spread, 0.5, "").unwrap();
         let mut kept: Vec<String> = choice
             .main
             .iter()
@@ -243,7 +243,7 @@ fn a_page_whose_likely_text_is_spread_takes_every_likely_paragraph() {
     let mut model = MainTextModel::shipped().clone();
     model.spread_share = 0.0;
     let one_container =
-        choose_by_model(dom, &facts, &probability, &model, Spread::OneBlock, "").unwrap();
+        choose_by_model(dom, &facts, &probability, &model, Spread::OneBlock, 0.5, "").unwrap();
     assert_eq!(
         posts_in(&one_container),
         1,
@@ -251,7 +251,8 @@ fn a_page_whose_likely_text_is_spread_takes_every_likely_paragraph() {
     );
     model.spread_share = 0.4;
     model.spread_cut = 0.3;
-    let spread = choose_by_model(dom, &facts, &probability, &model, Spread::OneBlock, "").unwrap();
+    let spread =
+        choose_by_model(dom, &facts, &probability, &model, Spread::OneBlock, 0.5, "").unwrap();
     assert_eq!(posts_in(&spread), 3, "every post");
     assert_eq!(spread.main.len(), 3, "and no advertisement");
 }
@@ -308,6 +309,7 @@ fn a_data_table_in_the_articles_block_is_its_text_though_no_cell_reads_as_prose(
         &probability,
         MainTextModel::shipped(),
         Spread::OneBlock,
+        0.5,
         "",
     )
     .unwrap();
@@ -608,5 +610,62 @@ fn a_post_quoted_in_a_reply_is_read_once_but_a_paragraph_said_twice_in_place_sta
             .count(),
         2,
         "{extracted:?}"
+    );
+}
+
+#[test]
+fn an_articles_bullet_points_are_its_text_but_a_list_the_segmentation_calls_template_is_not() {
+    let html = r#"<html><body><div class="story">
+      <p>The recipe needs only a few things from the shop, and most kitchens have them all
+      already waiting in the cupboard for a rainy afternoon like this one.</p>
+      <ul><li>Two cups of flour</li><li>Three eggs</li><li>A pinch of salt</li></ul>
+      <ol id="promoted"><li>Buy our pans today</li><li>Free delivery on orders</li></ol>
+      <p>Mix everything in a large bowl, then leave the dough to rest for an hour before you
+      roll it out thin on a floured table and cut it into strips.</p>
+      <p>Boil the strips in salted water for three minutes, drain them well, and serve them
+      at once with butter, cheese or whatever sauce the family likes best.</p>
+      <ul><li><a href="/a">More recipes with eggs</a></li><li><a href="/b">Our best bread</a></li></ul>
+    </div></body></html>"#;
+    let page = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).unwrap();
+    let dom = &page.dom;
+    let mut facts = content_facts(dom);
+    let promoted = dom
+        .ids()
+        .find(|&id| dom.element(id).attribute("id") == Some("promoted"))
+        .unwrap();
+    for paragraph in &mut facts {
+        if dom.contains(promoted, paragraph.anchor) {
+            paragraph.templateness = 0.9;
+        }
+    }
+    // The learned model finds the sentences likely and every short item not.
+    let probability: Vec<f64> = facts
+        .iter()
+        .map(|facts| if facts.words > 10 { 0.9 } else { 0.05 })
+        .collect();
+    let choice = choose_by_model(
+        dom,
+        &facts,
+        &probability,
+        MainTextModel::shipped(),
+        Spread::OneBlock,
+        0.5,
+        "",
+    )
+    .unwrap();
+    let chosen: Vec<&str> = choice
+        .main
+        .iter()
+        .map(|&index| facts[index].text.as_str())
+        .collect();
+    for item in ["Two cups of flour", "Three eggs", "A pinch of salt"] {
+        assert!(chosen.contains(&item), "{item} in {chosen:?}");
+    }
+    for item in ["Buy our pans today", "More recipes with eggs"] {
+        assert!(!chosen.contains(&item), "{item} not in {chosen:?}");
+    }
+    assert!(
+        chosen.last().unwrap().starts_with("Boil the strips"),
+        "{chosen:?}"
     );
 }
