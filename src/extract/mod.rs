@@ -11,12 +11,12 @@
 //! page's headline when the headline sits just outside it. Comments are the paragraphs of
 //! comment regions outside the main text.
 
+mod between;
 mod blocks;
 mod cards;
 mod grids;
 mod headings;
 mod images;
-mod lists;
 mod model;
 mod named_blocks;
 mod regions;
@@ -639,10 +639,10 @@ fn choose_by_model(
             }
         })
         .collect();
-    // An article's bullet points, which the model weighs item by item.
+    // An article's bullet points and short lines, which the model weighs one by one.
     let main = if spread_cut.is_none() {
         let in_card_list = cards::within_card_lists(dom);
-        lists::with_lists_of_the_block(dom, facts, &parts, &in_card_list, threshold, main)
+        between::with_what_lies_between(dom, facts, &parts, &in_card_list, threshold, main)
     } else {
         main
     };

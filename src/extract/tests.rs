@@ -614,12 +614,15 @@ fn a_post_quoted_in_a_reply_is_read_once_but_a_paragraph_said_twice_in_place_sta
 }
 
 #[test]
-fn an_articles_bullet_points_are_its_text_but_a_list_the_segmentation_calls_template_is_not() {
+fn an_articles_bullet_points_and_short_lines_are_its_text_but_not_what_the_segmentation_calls_template()
+ {
     let html = r#"<html><body><div class="story">
       <p>The recipe needs only a few things from the shop, and most kitchens have them all
       already waiting in the cupboard for a rainy afternoon like this one.</p>
       <ul><li>Two cups of flour</li><li>Three eggs</li><li>A pinch of salt</li></ul>
       <ol id="promoted"><li>Buy our pans today</li><li>Free delivery on orders</li></ol>
+      <p>Serves four.</p>
+      <p><a href="/c">Read our cookbook</a></p>
       <p>Mix everything in a large bowl, then leave the dough to rest for an hour before you
       roll it out thin on a floured table and cut it into strips.</p>
       <p>Boil the strips in salted water for three minutes, drain them well, and serve them
@@ -658,10 +661,19 @@ fn an_articles_bullet_points_are_its_text_but_a_list_the_segmentation_calls_temp
         .iter()
         .map(|&index| facts[index].text.as_str())
         .collect();
-    for item in ["Two cups of flour", "Three eggs", "A pinch of salt"] {
+    for item in [
+        "Two cups of flour",
+        "Three eggs",
+        "A pinch of salt",
+        "Serves four.",
+    ] {
         assert!(chosen.contains(&item), "{item} in {chosen:?}");
     }
-    for item in ["Buy our pans today", "More recipes with eggs"] {
+    for item in [
+        "Buy our pans today",
+        "Read our cookbook",
+        "More recipes with eggs",
+    ] {
         assert!(!chosen.contains(&item), "{item} not in {chosen:?}");
     }
     assert!(
