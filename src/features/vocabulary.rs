@@ -204,11 +204,26 @@ fn without_builder_kind(name: &str) -> &str {
         .unwrap_or(name)
 }
 
+/// Class names a page builder gives each block it lays out beside a plain `widget`:
+/// SiteOrigin's Page Builder sets every heading and text of a page as `so-panel widget
+/// widget_text`. There "widget" names the builder's kind of block, not a sidebar's widget
+/// (WCXB's development pages 0226 and 4572: their article's sections, all but the first, were
+/// taken for a sidebar).
+const BUILDER_PANELS: &[&str] = &["so-panel"];
+
 /// The role groups named by an element's `class` and `id` values.
 pub fn roles_of(class: Option<&str>, id: Option<&str>) -> Vec<RoleGroup> {
     let mut roles = Vec::new();
     for value in [class, id].into_iter().flatten() {
+        let builder_block = value.split_ascii_whitespace().any(|name| {
+            BUILDER_PANELS
+                .iter()
+                .any(|panel| name.eq_ignore_ascii_case(panel))
+        });
         for token in role_tokens(value) {
+            if builder_block && token.eq_ignore_ascii_case("widget") {
+                continue;
+            }
             if let Some((_, role)) = ROLE_TOKENS
                 .iter()
                 .find(|(known, _)| known.eq_ignore_ascii_case(token))
@@ -289,6 +304,15 @@ mod tests {
         assert_eq!(
             roles_of(Some("widget widget_text"), None),
             [RoleGroup::Sidebar, RoleGroup::Content]
+        );
+        // SiteOrigin's blocks: a panel beside a plain `widget`.
+        assert_eq!(
+            roles_of(Some("so-panel widget widget_text panel-last-child"), None),
+            [RoleGroup::Content]
+        );
+        assert_eq!(
+            roles_of(Some("so-panel widget widget_nav_menu"), None),
+            [RoleGroup::Navigation]
         );
     }
 
