@@ -15,13 +15,13 @@ use std::collections::BTreeMap;
 
 use crate::page::{Dom, NodeId};
 
-use super::{LINK_LIST_SHARE, ParagraphFacts, Region};
+use super::{LINK_LIST_SHARE, ParagraphFacts, Region, cards};
 
 /// Items a list needs to be taken whole: one item alone is a line of its own.
 const MIN_ITEMS: usize = 2;
 
 /// `main` (a one-block choice) with what the chosen block (`parts`) holds between its first and
-/// last chosen paragraph, in no named region, form or card list (`in_card_list`), as content by
+/// last chosen paragraph, in no named region, form or card list, as content by
 /// the segmentation (templateness under `threshold`), in document order:
 /// - every paragraph that is not a link list (a short line, a list item, a caption);
 /// - every paragraph of each list (`<ul>`, `<ol>`) mostly not link text, its items weighed
@@ -31,7 +31,6 @@ pub(super) fn with_what_lies_between(
     dom: &Dom,
     facts: &[ParagraphFacts],
     parts: &[NodeId],
-    in_card_list: &[bool],
     threshold: f64,
     mut main: Vec<usize>,
 ) -> Vec<usize> {
@@ -45,13 +44,24 @@ pub(super) fn with_what_lies_between(
     for &index in &main {
         chosen[index] = true;
     }
-    let in_block_between = |paragraph: &ParagraphFacts| {
+    let between = |paragraph: &ParagraphFacts| {
         paragraph.anchor > first
             && paragraph.anchor < last
             && paragraph.region == Region::Plain
             && !paragraph.in_form
-            && !in_card_list[paragraph.anchor.index()]
     };
+    // Most articles' chosen paragraphs leave nothing between them: the card lists (a walk of
+    // the whole page) are found only when something is.
+    if !facts
+        .iter()
+        .enumerate()
+        .any(|(index, paragraph)| !chosen[index] && between(paragraph))
+    {
+        return main;
+    }
+    let in_card_list = cards::within_card_lists(dom);
+    let in_block_between =
+        |paragraph: &ParagraphFacts| between(paragraph) && !in_card_list[paragraph.anchor.index()];
     let mut by_list: BTreeMap<NodeId, Vec<usize>> = BTreeMap::new();
     for (index, paragraph) in facts.iter().enumerate() {
         if chosen[index] || !in_block_between(paragraph) {

@@ -641,8 +641,7 @@ fn choose_by_model(
         .collect();
     // An article's bullet points and short lines, which the model weighs one by one.
     let main = if spread_cut.is_none() {
-        let in_card_list = cards::within_card_lists(dom);
-        between::with_what_lies_between(dom, facts, &parts, &in_card_list, threshold, main)
+        between::with_what_lies_between(dom, facts, &parts, threshold, main)
     } else {
         main
     };
