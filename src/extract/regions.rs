@@ -1,12 +1,12 @@
 //! Which kind of region each element sits in, by the names page authors give regions: `class`
-//! and `id` tokens ([`roles_of`]), HTML5 sectioning tags and ARIA landmark roles — the strong
+//! and `id` tokens ([`roles_in_block`]), HTML5 sectioning tags and ARIA landmark roles — the strong
 //! signals Readability and trafilatura rely on.
 //!
 //! A name counts only on an element holding less than [`MAX_REGION_SHARE`] of the page's text:
 //! wrappers of whole pages carry names like `comments-open` or `has-sidebar` (WordPress body
 //! classes) that say nothing of the text inside them.
 
-use crate::features::vocabulary::{RoleGroup, roles_of};
+use crate::features::vocabulary::{RoleGroup, names_a_builder_panel, roles_in_block};
 
 use super::named_blocks::names_a_notice;
 use crate::page::{Dom, NodeId};
@@ -40,6 +40,7 @@ pub fn regions_and_notices(dom: &Dom) -> (Vec<Region>, Vec<bool>) {
     let mut in_article = vec![false; dom.len()];
     let mut in_code = vec![false; dom.len()];
     let mut in_notice = vec![false; dom.len()];
+    let mut in_builder_panel = vec![false; dom.len()];
     for id in dom.ids() {
         let element = dom.element(id);
         let parent = element.parent.map(NodeId::index);
@@ -48,6 +49,8 @@ pub fn regions_and_notices(dom: &Dom) -> (Vec<Region>, Vec<bool>) {
             || parent.is_some_and(|parent| in_article[parent]);
         in_code[id.index()] = matches!(element.tag.as_str(), "pre" | "code")
             || parent.is_some_and(|parent| in_code[parent]);
+        in_builder_panel[id.index()] = names_a_builder_panel(element.attribute("class"))
+            || parent.is_some_and(|parent| in_builder_panel[parent]);
         let small_enough = (words[id.index()] as f64) < MAX_REGION_SHARE * page_words;
         // Inside code, class names are a highlighter's tokens (`hljs-comment`, Prism's
         // `token comment`), not regions: a post's code is not its readers' comments.
@@ -61,7 +64,12 @@ pub fn regions_and_notices(dom: &Dom) -> (Vec<Region>, Vec<bool>) {
         } else if notice {
             Some(Region::Boilerplate)
         } else {
-            named_region(dom, id, in_article[id.index()])
+            named_region(
+                dom,
+                id,
+                in_article[id.index()],
+                in_builder_panel[id.index()],
+            )
         };
         region[id.index()] = match named {
             Some(named) if small_enough => named,
@@ -72,7 +80,7 @@ pub fn regions_and_notices(dom: &Dom) -> (Vec<Region>, Vec<bool>) {
 }
 
 /// The region an element's own tag, landmark role or `class`/`id` names, if any.
-fn named_region(dom: &Dom, id: NodeId, in_article: bool) -> Option<Region> {
+fn named_region(dom: &Dom, id: NodeId, in_article: bool, in_builder_panel: bool) -> Option<Region> {
     let element = dom.element(id);
     match element.attribute("role").map(str::trim) {
         Some("navigation" | "banner" | "contentinfo" | "complementary" | "search") => {
@@ -86,7 +94,11 @@ fn named_region(dom: &Dom, id: NodeId, in_article: bool) -> Option<Region> {
         "header" if !in_article => return Some(Region::Boilerplate),
         _ => {}
     }
-    let roles = roles_of(element.attribute("class"), element.attribute("id"));
+    let roles = roles_in_block(
+        element.attribute("class"),
+        element.attribute("id"),
+        in_builder_panel,
+    );
     if roles.contains(&RoleGroup::Comment) {
         return Some(Region::Comment);
     }

@@ -534,6 +534,32 @@ fn an_elementor_pages_blocks_are_its_content_and_its_menu_widget_is_not() {
     );
 }
 
+#[test]
+fn a_siteorigin_pages_panels_are_its_content_but_a_sidebar_widget_is_not() {
+    // SiteOrigin sets each block as `so-panel widget`, and inside it WordPress's own
+    // `textwidget custom-html-widget`: the builder's kinds of block, not a sidebar's widgets
+    // (WCXB 0226, an electrician's price guide, whose price table sat in such a block).
+    let html = r#"<html><head><title>Prices</title></head><body><main>
+<div class="so-panel widget widget_sow-editor"><div class="siteorigin-widget-tinymce textwidget">
+<p>This guide gives the prices of our electricians' work in and around the city this year.</p></div></div>
+<div class="so-panel widget widget_custom_html"><div class="textwidget custom-html-widget">
+<p>Replacing a circuit breaker in the panel costs between eighty-nine and two hundred dollars.</p></div></div>
+</main><div class="sidebar"><div class="widget widget_text"><div class="textwidget">
+<p>Call us today for a free quote on any electrical work you need done at home.</p></div></div></div>
+</body></html>"#;
+    let extracted = extract_from(html, &[]);
+    assert!(
+        extracted.main_text.contains("Replacing a circuit breaker"),
+        "{}",
+        extracted.main_text
+    );
+    assert!(
+        !extracted.main_text.contains("free quote"),
+        "{}",
+        extracted.main_text
+    );
+}
+
 /// A thread of a question and three answers, each post in the same markup (`article > div.body >
 /// p`); the answers are named replies, so each is a comment region.
 const THREAD: &str = r#"<html><head><title>First telescope?</title></head><body>

@@ -211,15 +211,33 @@ fn without_builder_kind(name: &str) -> &str {
 /// taken for a sidebar).
 const BUILDER_PANELS: &[&str] = &["so-panel"];
 
-/// The role groups named by an element's `class` and `id` values.
-pub fn roles_of(class: Option<&str>, id: Option<&str>) -> Vec<RoleGroup> {
-    let mut roles = Vec::new();
-    for value in [class, id].into_iter().flatten() {
-        let builder_block = value.split_ascii_whitespace().any(|name| {
+/// Whether a `class` value names a page builder's block ([`BUILDER_PANELS`]).
+pub fn names_a_builder_panel(class: Option<&str>) -> bool {
+    class.is_some_and(|value| {
+        value.split_ascii_whitespace().any(|name| {
             BUILDER_PANELS
                 .iter()
                 .any(|panel| name.eq_ignore_ascii_case(panel))
-        });
+        })
+    })
+}
+
+/// The role groups named by an element's `class` and `id` values.
+pub fn roles_of(class: Option<&str>, id: Option<&str>) -> Vec<RoleGroup> {
+    roles_in_block(class, id, false)
+}
+
+/// [`roles_of`] an element inside a page builder's block (`in_builder_panel`, or one itself),
+/// where every `widget` is the builder's kind of block: SiteOrigin's panels hold its editor's
+/// `so-widget-sow-editor` and WordPress's own `textwidget custom-html-widget`.
+pub fn roles_in_block(
+    class: Option<&str>,
+    id: Option<&str>,
+    in_builder_panel: bool,
+) -> Vec<RoleGroup> {
+    let builder_block = in_builder_panel || names_a_builder_panel(class);
+    let mut roles = Vec::new();
+    for value in [class, id].into_iter().flatten() {
         for token in role_tokens(value) {
             if builder_block && token.eq_ignore_ascii_case("widget") {
                 continue;
