@@ -62,42 +62,42 @@ pub(super) fn with_what_lies_between(
     let in_card_list = cards::within_card_lists(dom);
     let in_block_between =
         |paragraph: &ParagraphFacts| between(paragraph) && !in_card_list[paragraph.anchor.index()];
-    let mut by_list: BTreeMap<NodeId, Vec<usize>> = BTreeMap::new();
+    let list_of = outermost_lists(dom, parts);
+    let mut lists: BTreeMap<NodeId, List> = BTreeMap::new();
     for (index, paragraph) in facts.iter().enumerate() {
-        if chosen[index] || !in_block_between(paragraph) {
-            continue;
-        }
-        let Some(&part) = parts
-            .iter()
-            .find(|&&part| dom.contains(part, paragraph.anchor))
-        else {
+        let Some(list) = list_of[paragraph.anchor.index()] else {
             continue;
         };
-        if !paragraph.is_link_list() && paragraph.templateness < threshold {
-            main.push(index);
-        }
-        if let Some(list) = outermost_list(dom, paragraph.anchor, part) {
-            by_list.entry(list).or_default().push(index);
+        // Every item counts, chosen or not: they are all of the list's words.
+        let entry = lists.entry(list).or_default();
+        entry.items += 1;
+        entry.words += paragraph.words;
+        entry.link_words += paragraph.link_words;
+        entry.weighted_templateness += paragraph.templateness * paragraph.words as f64;
+        entry.all_between &= in_block_between(paragraph);
+        if !chosen[index] {
+            entry.unchosen.push(index);
         }
     }
-    for (list, items) in by_list {
-        // The list's chosen items count too: they are of its words.
-        let every_item: Vec<&ParagraphFacts> = facts
-            .iter()
-            .filter(|paragraph| dom.contains(list, paragraph.anchor))
-            .collect();
-        let words: usize = every_item.iter().map(|item| item.words).sum();
-        let link_words: usize = every_item.iter().map(|item| item.link_words).sum();
-        let weighted_templateness: f64 = every_item
-            .iter()
-            .map(|item| item.templateness * item.words as f64)
-            .sum();
-        if every_item.len() >= MIN_ITEMS
-            && every_item.iter().all(|&item| in_block_between(item))
-            && (link_words as f64) < LINK_LIST_SHARE * words as f64
-            && weighted_templateness < threshold * words as f64
+    for (index, paragraph) in facts.iter().enumerate() {
+        if !chosen[index]
+            && in_block_between(paragraph)
+            && !paragraph.is_link_list()
+            && paragraph.templateness < threshold
+            && parts
+                .iter()
+                .any(|&part| dom.contains(part, paragraph.anchor))
         {
-            main.extend(items);
+            main.push(index);
+        }
+    }
+    for list in lists.into_values() {
+        if list.items >= MIN_ITEMS
+            && list.all_between
+            && (list.link_words as f64) < LINK_LIST_SHARE * list.words as f64
+            && list.weighted_templateness < threshold * list.words as f64
+        {
+            main.extend(list.unchosen);
         }
     }
     main.sort_unstable();
@@ -105,19 +105,45 @@ pub(super) fn with_what_lies_between(
     main
 }
 
-/// The outermost `<ul>` or `<ol>` holding `element` below `part`.
-fn outermost_list(dom: &Dom, element: NodeId, part: NodeId) -> Option<NodeId> {
-    let mut outermost = None;
-    let mut at = Some(element);
-    while let Some(here) = at {
-        if here == part {
-            break;
+/// What decides whether a list is taken whole.
+#[derive(Debug)]
+struct List {
+    items: usize,
+    words: usize,
+    link_words: usize,
+    weighted_templateness: f64,
+    /// Whether every item sits between the chosen paragraphs, in no named region, form or card
+    /// list.
+    all_between: bool,
+    unchosen: Vec<usize>,
+}
+
+impl Default for List {
+    fn default() -> Self {
+        List {
+            items: 0,
+            words: 0,
+            link_words: 0,
+            weighted_templateness: 0.0,
+            all_between: true,
+            unchosen: Vec::new(),
         }
-        let element = dom.element(here);
-        if matches!(element.tag.as_str(), "ul" | "ol") {
-            outermost = Some(here);
-        }
-        at = element.parent;
     }
-    outermost
+}
+
+/// Per element: the outermost `<ul>` or `<ol>` holding it below the part (of `parts`) it sits
+/// in; `None` outside the parts. One pass over the parts' subtrees (parents come first).
+fn outermost_lists(dom: &Dom, parts: &[NodeId]) -> Vec<Option<NodeId>> {
+    let mut list_of: Vec<Option<NodeId>> = vec![None; dom.len()];
+    for &part in parts {
+        for id in dom.subtree(part).skip(1) {
+            let inherited = dom
+                .element(id)
+                .parent
+                .and_then(|parent| list_of[parent.index()]);
+            list_of[id.index()] = inherited
+                .or_else(|| matches!(dom.element(id).tag.as_str(), "ul" | "ol").then_some(id));
+        }
+    }
+    list_of
 }
