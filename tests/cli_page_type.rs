@@ -406,6 +406,23 @@ fn a_likely_service_page_gathers_its_sections_not_one() {
 }
 
 #[test]
+fn an_articles_closed_accordion_steps_are_its_text() {
+    // A solar installation guide: eleven steps, each in a closed accordion panel
+    // (`role="region" style="display:none"`, opened by its heading's button). A click shows
+    // each; the gold has every one. Laid out at zero height where they stand, they are main
+    // text (the page held only its introduction before).
+    let line = scored_holding(
+        "4193",
+        "article",
+        &[
+            "undergo a home energy audit",
+            "Tip: Gather 12 months of electric bills",
+        ],
+    );
+    assert_main_text_near_gold("4193", &line, 0.9, 0.9);
+}
+
+#[test]
 fn a_likely_collection_gathers_its_cards_beside_its_pitch() {
     // A pet shop's home page, typed collection at about 0.68 (too unsure for the listings'
     // model): one block held its pitch alone; its product cards are as likely and are the rest

@@ -18,6 +18,7 @@
 use std::fmt::Write;
 
 use super::closed_details::CLOSED_DETAILS_CSS;
+use super::closed_panels::CLOSED_PANEL_CSS;
 
 /// Largest `size`, `cellpadding`, `cellspacing` and `border` values given their own rule;
 /// larger ones are rare enough in the datasets to be left to Blitz.
@@ -43,6 +44,7 @@ pub(crate) fn chromium_compat_css() -> String {
     form_controls(&mut css);
     css.push_str("noscript { display: none !important; }\n");
     css.push_str(CLOSED_DETAILS_CSS);
+    css.push_str(CLOSED_PANEL_CSS);
     css.push_str("a[name]:not([href]):empty { position: absolute; }\n");
     font_sizes(&mut css);
     table_attributes(&mut css);

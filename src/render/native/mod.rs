@@ -46,6 +46,7 @@ use url::Url;
 mod budget;
 mod chromium_ua;
 mod closed_details;
+mod closed_panels;
 mod document;
 mod estimate;
 mod image_boxes;
@@ -67,6 +68,7 @@ pub(crate) use web_root::archived_url;
 use budget::Answer;
 use chromium_ua::chromium_compat_css;
 use closed_details::lay_out_closed_details_content;
+use closed_panels::lay_out_closed_panels;
 use document::build_document;
 use estimate::{LayoutPlan, drop_stylesheets, plan};
 use image_boxes::give_images_chromium_sizes;
@@ -218,6 +220,7 @@ fn lay_out_pass(
     move_media_into_css(&mut copy);
     drop_unresolvable_urls(&mut copy, &base_url);
     lay_out_closed_details_content(&mut copy);
+    lay_out_closed_panels(&mut copy);
     give_svgs_natural_sizes(&mut copy);
     // Blitz's own copy of the page is built from ours, tagged with our ids (`document`).
     let base_href = source.base_href.clone();
