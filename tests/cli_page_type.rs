@@ -182,15 +182,16 @@ fn a_thread_the_type_is_unsure_of_keeps_its_answers_as_its_posts() {
     // threads' gates, the every-page choice stood — the question (105 words) as main text, the
     // eight answers (1,210 words, `article.reply`) as comments. The answers are set like the
     // question (`div.content.markdown > p`), so they are the thread's posts.
-    let line = scored_holding(
+    scored_holding_near_gold(
         "4087",
         "forum",
         &[
             "Although we have traveled extensively, we have never been to Japan.",
             "We are just in the process of finalizing our 22 day trip to Japan",
         ],
+        0.9,
+        0.85,
     );
-    assert_main_text_near_gold("4087", &line, 0.9, 0.85);
 }
 
 #[test]
@@ -411,15 +412,16 @@ fn an_articles_closed_accordion_steps_are_its_text() {
     // (`role="region" style="display:none"`, opened by its heading's button). A click shows
     // each; the gold has every one. Laid out at zero height where they stand, they are main
     // text (the page held only its introduction before).
-    let line = scored_holding(
+    scored_holding_near_gold(
         "4193",
         "article",
         &[
             "undergo a home energy audit",
             "Tip: Gather 12 months of electric bills",
         ],
+        0.9,
+        0.9,
     );
-    assert_main_text_near_gold("4193", &line, 0.9, 0.9);
 }
 
 #[test]

@@ -41,6 +41,33 @@ fn content_facts(dom: &crate::page::Dom) -> Vec<ParagraphFacts> {
     )
 }
 
+/// The texts the shipped model's one-block choice takes from `facts` when it finds every
+/// paragraph of more than ten words likely (sentences) and every shorter one not (cells, items).
+fn chosen_where_sentences_are_likely<'a>(
+    dom: &crate::page::Dom,
+    facts: &'a [ParagraphFacts],
+) -> Vec<&'a str> {
+    let probability: Vec<f64> = facts
+        .iter()
+        .map(|facts| if facts.words > 10 { 0.9 } else { 0.05 })
+        .collect();
+    let choice = choose_by_model(
+        dom,
+        facts,
+        &probability,
+        MainTextModel::shipped(),
+        Spread::OneBlock,
+        0.5,
+        "",
+    )
+    .unwrap();
+    choice
+        .main
+        .iter()
+        .map(|&index| facts[index].text.as_str())
+        .collect()
+}
+
 fn extract_from(html: &str, template_ids: &[&str]) -> Extracted {
     extract_under(html, template_ids, ContentPolicy::default())
 }
@@ -299,25 +326,7 @@ fn a_data_table_in_the_articles_block_is_its_text_though_no_cell_reads_as_prose(
     let dom = &page.dom;
     let facts = content_facts(dom);
     // The learned model finds the sentences likely and every cell of names and numbers not.
-    let probability: Vec<f64> = facts
-        .iter()
-        .map(|facts| if facts.words > 10 { 0.9 } else { 0.05 })
-        .collect();
-    let choice = choose_by_model(
-        dom,
-        &facts,
-        &probability,
-        MainTextModel::shipped(),
-        Spread::OneBlock,
-        0.5,
-        "",
-    )
-    .unwrap();
-    let chosen: Vec<&str> = choice
-        .main
-        .iter()
-        .map(|&index| facts[index].text.as_str())
-        .collect();
+    let chosen = chosen_where_sentences_are_likely(dom, &facts);
     for cell in ["District", "For", "1,204", "311", "South", "1,017"] {
         assert!(chosen.contains(&cell), "{cell} in {chosen:?}");
     }
@@ -668,25 +677,7 @@ fn an_articles_bullet_points_and_short_lines_are_its_text_but_not_what_the_segme
         }
     }
     // The learned model finds the sentences likely and every short item not.
-    let probability: Vec<f64> = facts
-        .iter()
-        .map(|facts| if facts.words > 10 { 0.9 } else { 0.05 })
-        .collect();
-    let choice = choose_by_model(
-        dom,
-        &facts,
-        &probability,
-        MainTextModel::shipped(),
-        Spread::OneBlock,
-        0.5,
-        "",
-    )
-    .unwrap();
-    let chosen: Vec<&str> = choice
-        .main
-        .iter()
-        .map(|&index| facts[index].text.as_str())
-        .collect();
+    let chosen = chosen_where_sentences_are_likely(dom, &facts);
     for item in [
         "Two cups of flour",
         "Three eggs",

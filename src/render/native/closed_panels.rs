@@ -30,10 +30,9 @@ pub(crate) fn lay_out_closed_panels(dom: &mut Dom) {
     for element in &mut dom.elements {
         let is_panel = element.attributes.iter().any(|(name, value)| {
             name == "role"
-                && matches!(
-                    value.trim().to_ascii_lowercase().as_str(),
-                    "tabpanel" | "region"
-                )
+                && ["tabpanel", "region"]
+                    .iter()
+                    .any(|role| value.trim().eq_ignore_ascii_case(role))
         });
         if !is_panel {
             continue;
