@@ -11,13 +11,17 @@
 //! [`HANDSHAKE_TIMEOUT`], so a silent one can delay the browser's client, never block it.
 //!
 //! One thread relays in both directions with `poll`, so neither direction waits for the other.
-//! It ends when either side closes or when the bridge is dropped.
+//! It ends when either side closes or when the bridge is dropped, and records which
+//! ([`RelayEnd`]): closing the pipe ends Chromium, so once the relay has ended the browser's
+//! process ends whichever side left first, and only this record tells a client's hang-up from
+//! a crash.
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
 use std::os::fd::{AsRawFd, OwnedFd};
+use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rand::Rng;
 use tungstenite::handshake::server::{Callback, ErrorResponse, Request, Response};
@@ -33,9 +37,22 @@ const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(2);
 /// How the path of the bridge's one URL starts (Chromium's own form, before the secret).
 const PATH_PREFIX: &str = "/devtools/browser/";
 
+/// Which side ended the relay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RelayEnd {
+    /// The client closed its WebSocket (headless_chrome closes one idle for its call timeout).
+    ClientLeft,
+    /// The browser closed its pipe: it ended (a crash, a kill).
+    BrowserLeft,
+    /// The bridge was dropped, or `poll` failed.
+    Stopped,
+}
+
 /// A running bridge; dropping it ends its thread (and closes the browser's pipe).
 pub struct DevToolsBridge {
     url: String,
+    /// Set once, when the relay ends (never if no client connected).
+    ended: Arc<OnceLock<RelayEnd>>,
     /// Closed on drop: the relay thread sees its other end hang up and stops.
     stop: Option<OwnedFd>,
     thread: Option<JoinHandle<()>>,
@@ -49,17 +66,21 @@ impl DevToolsBridge {
         let path = format!("{PATH_PREFIX}{:032x}", rand::rng().random::<u128>());
         let url = format!("ws://{}{path}", listener.local_addr()?);
         let (stopped, stop) = std::io::pipe()?;
+        let ended = Arc::new(OnceLock::new());
+        let record = Arc::clone(&ended);
         let thread = std::thread::Builder::new()
             .name("devtools-bridge".into())
             .spawn(move || {
                 let stopped = OwnedFd::from(stopped);
                 if let Some(client) = accept_client(&listener, &path, &pipe, &stopped) {
                     drop(listener);
-                    let _ = relay(client, pipe, &stopped);
+                    let end = relay(client, pipe, &stopped).unwrap_or(RelayEnd::Stopped);
+                    let _ = record.set(end);
                 }
             })?;
         Ok(DevToolsBridge {
             url,
+            ended,
             stop: Some(OwnedFd::from(stop)),
             thread: Some(thread),
         })
@@ -68,6 +89,20 @@ impl DevToolsBridge {
     /// The WebSocket URL the browser's client connects to; it holds the secret.
     pub fn url(&self) -> &str {
         &self.url
+    }
+
+    /// How the relay ended, waiting up to `grace` for it to end (`None`: still relaying).
+    pub fn end_within(&self, grace: Duration) -> Option<RelayEnd> {
+        let deadline = Instant::now() + grace;
+        loop {
+            if let Some(&end) = self.ended.get() {
+                return Some(end);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
     }
 }
 
@@ -190,12 +225,12 @@ fn accept_client(
     }
 }
 
-/// Relays messages both ways until either side closes or the bridge is stopped.
+/// Relays messages both ways until either side closes or the bridge is stopped; says which.
 fn relay(
     mut client: WebSocket<TcpStream>,
     mut pipe: DevToolsPipe,
     stopped: &OwnedFd,
-) -> std::io::Result<()> {
+) -> std::io::Result<RelayEnd> {
     client.get_mut().set_read_timeout(None)?;
     client.get_mut().set_write_timeout(None)?;
     client.get_mut().set_nonblocking(true)?;
@@ -224,7 +259,7 @@ fn relay(
             (stopped.as_raw_fd(), libc::POLLIN),
         ])?;
         if ready.readable(3) {
-            return Ok(());
+            return Ok(RelayEnd::Stopped);
         }
         if ready.readable(0) {
             loop {
@@ -233,12 +268,12 @@ fn relay(
                         to_browser.extend_from_slice(text.as_bytes());
                         to_browser.push(MESSAGE_END);
                     }
-                    Ok(Message::Close(_)) => return Ok(()),
+                    Ok(Message::Close(_)) => return Ok(RelayEnd::ClientLeft),
                     Ok(_) => {}
                     Err(tungstenite::Error::Io(error)) if error.kind() == ErrorKind::WouldBlock => {
                         break;
                     }
-                    Err(_) => return Ok(()),
+                    Err(_) => return Ok(RelayEnd::ClientLeft),
                 }
             }
         }
@@ -246,11 +281,11 @@ fn relay(
             loop {
                 match pipe.from_browser.read(&mut chunk) {
                     // The browser ended: its client learns it from the closed connection.
-                    Ok(0) => return Ok(()),
+                    Ok(0) => return Ok(RelayEnd::BrowserLeft),
                     Ok(read) => from_browser.extend_from_slice(&chunk[..read]),
                     Err(error) if error.kind() == ErrorKind::WouldBlock => break,
                     Err(error) if error.kind() == ErrorKind::Interrupted => {}
-                    Err(_) => return Ok(()),
+                    Err(_) => return Ok(RelayEnd::BrowserLeft),
                 }
             }
             let mut start = 0;
@@ -262,7 +297,7 @@ fn relay(
                     Err(tungstenite::Error::Io(error)) if error.kind() == ErrorKind::WouldBlock => {
                         client_unflushed = true;
                     }
-                    Err(_) => return Ok(()),
+                    Err(_) => return Ok(RelayEnd::ClientLeft),
                 }
             }
             from_browser.drain(..start);
@@ -271,7 +306,7 @@ fn relay(
             match client.flush() {
                 Ok(()) => client_unflushed = false,
                 Err(tungstenite::Error::Io(error)) if error.kind() == ErrorKind::WouldBlock => {}
-                Err(_) => return Ok(()),
+                Err(_) => return Ok(RelayEnd::ClientLeft),
             }
         }
         if !to_browser.is_empty() {
@@ -281,7 +316,7 @@ fn relay(
                 }
                 Err(error)
                     if matches!(error.kind(), ErrorKind::WouldBlock | ErrorKind::Interrupted) => {}
-                Err(_) => return Ok(()),
+                Err(_) => return Ok(RelayEnd::BrowserLeft),
             }
         }
     }
@@ -391,6 +426,23 @@ mod tests {
             std::thread::sleep(Duration::from_millis(5));
         }
         assert!(finished(), "the relay thread has ended");
+        assert_eq!(
+            bridge.end_within(Duration::ZERO),
+            Some(RelayEnd::BrowserLeft)
+        );
+    }
+
+    #[test]
+    fn the_bridge_records_that_the_client_left_first() {
+        let (bridge, _browser) = bridge_to_an_echoing_browser();
+        let (mut client, _) = tungstenite::connect(bridge.url()).expect("connects");
+        assert_eq!(bridge.end_within(Duration::ZERO), None, "still relaying");
+        client.close(None).expect("closes");
+        let _ = client.flush();
+        assert_eq!(
+            bridge.end_within(Duration::from_secs(2)),
+            Some(RelayEnd::ClientLeft)
+        );
     }
 
     #[test]

@@ -282,10 +282,12 @@ impl BrowserSession {
         if error.chain().any(is_closed_connection) {
             self.connection_closed.store(true, Ordering::Relaxed);
             // headless_chrome closes a connection idle for the call timeout, and a call waiting
-            // on a hung page can lose the race to that close (a fresh-clone CI run reported an
-            // endless script's page as "connection is closed"): with the browser still running,
-            // the close is the call's timeout. A crash or a kill ends the process.
-            if !self.process.has_exited() {
+            // on a hung page can lose the race to that close (fresh-clone CI runs reported an
+            // endless script's page as "connection is closed"). The close reaches the bridge,
+            // which closes the browser's pipe and so ends Chromium: the close is the call's
+            // timeout when the client hung up first, or the browser still runs; a crash or a
+            // kill ends the browser first.
+            if self.process.client_hung_up() || !self.process.has_exited() {
                 return RenderError::Browser(timed_out_after(doing, self.call_timeout));
             }
         }

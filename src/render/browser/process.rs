@@ -36,7 +36,7 @@ use std::sync::mpsc;
 use std::sync::{Mutex, MutexGuard, Once, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::bridge::DevToolsBridge;
+use super::bridge::{DevToolsBridge, RelayEnd};
 use super::pipe::{BrowserEnds, NoAnswer, devtools_pipe};
 use crate::render::RenderError;
 
@@ -380,6 +380,14 @@ impl ChromiumProcess {
     /// The bridge's WebSocket URL, the browser's only DevTools endpoint (it holds a secret).
     pub fn devtools_url(&self) -> &str {
         self.bridge.url()
+    }
+
+    /// Whether its DevTools client hung up first (headless_chrome closes a connection idle for
+    /// its call timeout), waiting up to a moment for the bridge to see the close. Closing the
+    /// pipe then ends the browser, so [`ChromiumProcess::has_exited`] alone cannot tell this
+    /// from a crash.
+    pub fn client_hung_up(&self) -> bool {
+        self.bridge.end_within(EXIT_GRACE) == Some(RelayEnd::ClientLeft)
     }
 
     /// Whether the browser process has ended (killed, crashed), waiting up to a moment for the
