@@ -128,6 +128,29 @@ const NEXT_TO_NOTHING_WORDS: usize = 25;
 /// See [`NEXT_TO_NOTHING_WORDS`]: the largest share of the grid's words such a choice holds.
 const NEXT_TO_NOTHING_SHARE: f64 = 0.2;
 
+/// Words under which a likely listing's choice may be its grid's introduction
+/// ([`introduces_the_grid`]). Development split, WCXB cross-fitted, without the type condition:
+/// 80 or 150 words moved three pages (.8446 → .8463), 300 two more (.8474), 600 lost a forum
+/// thread; with any page type, L3S-GN1 macro main text fell .9623 → .9471 (short news items
+/// above their teaser grids), hence only a likely listing or collection.
+const INTRO_WORDS: usize = 300;
+
+/// Cards a grid needs to be introduced ([`introduces_the_grid`]): a run of four page-wide blocks
+/// (a layout's columns, a portal's boxes) around a news item is no listing (L3S-GN1 6150b773…,
+/// four blocks of 55–126 words); the listings it took on the development split have 14 and 33.
+const MIN_INTRODUCED_CARDS: usize = 8;
+
+/// How many times the introduction's words its grid holds ([`introduces_the_grid`]):
+/// development split at 300 words, 1× moved four pages either way (+.0001), 4× lost the coupon
+/// and news-listing pages 2× won.
+const INTRO_GRID_RATIO: f64 = 2.0;
+
+/// How many times the page's threshold the grid's word-weighted smoothed templateness may reach
+/// ([`introduces_the_grid`]): the listings it won on the development split have grids at 1.2×
+/// and 1.7× their threshold (their cards repeat their wording), the L3S-GN1 news item it lost on
+/// a grid of links at 2.9×. At 1× (content by the threshold) neither listing is taken.
+const INTRO_GRID_TEMPLATENESS: f64 = 2.0;
+
 /// Main words a product page needs outside its reviews before they are dropped: fewer, and the
 /// reviews may be all the page says.
 const MIN_WORDS_BESIDE_REVIEWS: usize = 30;
@@ -273,7 +296,7 @@ pub fn extract(
         let chosen = if grid == GridRule::Never {
             chosen
         } else {
-            with_largest_grid(dom, &region, &notices, &facts, chosen, grid)
+            with_largest_grid(dom, &region, &notices, &facts, chosen, grid, threshold)
         };
         let chosen = if policy.without_card_lists {
             let galleries = named_blocks::within_blocks_named_up_to(
@@ -749,7 +772,8 @@ enum GridRule {
 /// comments, in document order, when the choice is next to nothing beside the grid
 /// ([`NEXT_TO_NOTHING_WORDS`]; words in cookie or consent notices, `in_notice`, are nothing) or,
 /// by `rule`, already reaches into at least [`MIN_CHOSEN_CARDS`] of its cards — the model found
-/// the cards content and kept only some.
+/// the cards content and kept only some — or is the grid's introduction
+/// ([`introduces_the_grid`]; `threshold` is the page's).
 fn with_largest_grid(
     dom: &Dom,
     region: &[Region],
@@ -757,6 +781,7 @@ fn with_largest_grid(
     facts: &[ParagraphFacts],
     mut choice: Choice,
     rule: GridRule,
+    threshold: f64,
 ) -> Choice {
     if rule == GridRule::NextToNothing && !may_be_next_to_nothing(in_notice, facts, &choice) {
         // Most pages: no grid to look for.
@@ -775,9 +800,14 @@ fn with_largest_grid(
         .filter_map(|&index| card_of(index))
         .collect();
     chosen_cards.dedup();
-    let by_chosen_cards =
-        rule == GridRule::ChosenCardsToo && chosen_cards.len() >= MIN_CHOSEN_CARDS;
-    if !by_chosen_cards && !next_to_nothing_beside(facts, in_notice, &choice, card_of) {
+    let likely_listing = rule == GridRule::ChosenCardsToo;
+    let by_chosen_cards = likely_listing && chosen_cards.len() >= MIN_CHOSEN_CARDS;
+    let by_introduction =
+        || likely_listing && introduces_the_grid(facts, in_notice, &choice, card_of, threshold);
+    if !by_chosen_cards
+        && !next_to_nothing_beside(facts, in_notice, &choice, card_of)
+        && !by_introduction()
+    {
         return choice;
     }
     let mut chosen = vec![false; facts.len()];
@@ -813,6 +843,52 @@ fn next_to_nothing_beside(
         .map(|index| facts[index].words)
         .sum();
     (chosen_words as f64) < NEXT_TO_NOTHING_SHARE * grid_words as f64
+}
+
+/// Whether a likely listing's choice is the grid's introduction — a title and a few lines
+/// above its cards (a coupon page's "We will match competitors' pricing" above its coupons): under
+/// [`INTRO_WORDS`] chosen words, none of them after the grid's first card but in cards, a grid
+/// of at least [`MIN_INTRODUCED_CARDS`] cards whose words (comments aside) are at least
+/// [`INTRO_GRID_RATIO`] times theirs, and the grid not template by its smoothed templateness
+/// ([`INTRO_GRID_TEMPLATENESS`]).
+fn introduces_the_grid(
+    facts: &[ParagraphFacts],
+    in_notice: &[bool],
+    choice: &Choice,
+    card_of: impl Fn(usize) -> Option<usize>,
+    threshold: f64,
+) -> bool {
+    let chosen_words = chosen_words_outside(in_notice, facts, choice);
+    if chosen_words >= INTRO_WORDS {
+        return false;
+    }
+    let in_grid: Vec<usize> = (0..facts.len())
+        .filter(|&index| card_of(index).is_some() && facts[index].region != Region::Comment)
+        .collect();
+    let Some(&first_card) = in_grid.first() else {
+        return false;
+    };
+    if choice
+        .main
+        .iter()
+        .any(|&index| index >= first_card && card_of(index).is_none())
+    {
+        return false;
+    }
+    let grid_words: usize = in_grid.iter().map(|&index| facts[index].words).sum();
+    // Paragraphs and cards are both in document order: equal cards are neighbours.
+    let mut cards: Vec<usize> = in_grid.iter().filter_map(|&index| card_of(index)).collect();
+    cards.dedup();
+    if cards.len() < MIN_INTRODUCED_CARDS {
+        return false;
+    }
+    let grid_templateness: f64 = in_grid
+        .iter()
+        .map(|&index| facts[index].templateness * facts[index].words as f64)
+        .sum::<f64>()
+        / grid_words.max(1) as f64;
+    grid_words as f64 >= INTRO_GRID_RATIO * chosen_words as f64
+        && grid_templateness < INTRO_GRID_TEMPLATENESS * threshold
 }
 
 /// Whether the choice holds under [`NEXT_TO_NOTHING_WORDS`] words outside notices (`in_notice`):
