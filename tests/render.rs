@@ -186,6 +186,37 @@ fn a_browser_connection_dropped_while_idle_is_relaunched_without_failing_the_pag
 }
 
 #[test]
+fn a_page_that_hangs_the_browser_fails_once_and_the_next_page_gets_a_new_browser() {
+    // A hung page hangs any browser: trying it again would double what it costs a batch.
+    let pages = tempfile::tempdir().expect("dir");
+    let hung = pages.path().join("loop.html");
+    std::fs::write(
+        &hung,
+        "<!DOCTYPE html><html><body><p>hi</p><script>for(;;){}</script></body></html>",
+    )
+    .expect("write");
+    let options = RenderOptions {
+        javascript: true,
+        call_timeout: Duration::from_secs(2),
+        ..RenderOptions::default()
+    };
+    let mut renderer = renderer(options);
+    let source = PageSource::from_file(&hung, None).expect("read");
+    let error = renderer.render(&source).expect_err("the page hangs");
+    assert!(error.to_string().contains("timed out after 2 s"), "{error}");
+    assert_eq!(
+        renderer.browser_launches(),
+        1,
+        "the hung page was not tried again"
+    );
+    let page = first_html(&datasets().join("sites/postgresql-docs-docbook"));
+    let next = PageSource::from_file(&page, None).expect("read");
+    let rendered = renderer.render(&next).expect("the next page renders");
+    assert!(rendered.layout_box(NodeId(0)).is_some());
+    assert_eq!(renderer.browser_launches(), 2);
+}
+
+#[test]
 fn a_cached_layout_is_reused_and_matches_a_fresh_render() {
     let cache = tempfile::tempdir().expect("temp dir");
     let options = RenderOptions {

@@ -17,7 +17,7 @@ use std::ffi::OsString;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::RenderError;
 use crate::layout::{Layout, Viewport};
@@ -40,6 +40,8 @@ pub struct BrowserSession {
     call_timeout: Duration,
     /// Set when a call found the DevTools connection closed (see [`BrowserSession::is_lost`]).
     connection_closed: AtomicBool,
+    /// Set when a call waited out its limit on the page (see [`BrowserSession::is_lost`]).
+    page_hung: AtomicBool,
     /// Whether every new document records its elements' ids for the walk (from the first page
     /// whose scripts run; see `walk.rs`).
     recording_ids: AtomicBool,
@@ -147,6 +149,7 @@ impl BrowserSession {
             tab,
             call_timeout,
             connection_closed: AtomicBool::new(false),
+            page_hung: AtomicBool::new(false),
             recording_ids: AtomicBool::new(false),
             process,
         })
@@ -164,6 +167,7 @@ impl BrowserSession {
         page_scripts: bool,
     ) -> Result<Layout, RenderError> {
         if page_scripts && !self.recording_ids.load(Ordering::Relaxed) {
+            let started = Instant::now();
             self.tab
                 .call_method(CdpPage::AddScriptToEvaluateOnNewDocument {
                     source: id_recorder_script(),
@@ -171,9 +175,10 @@ impl BrowserSession {
                     include_command_line_api: None,
                     run_immediately: None,
                 })
-                .map_err(|error| self.failed("preparing the measurement", error))?;
+                .map_err(|error| self.failed("preparing the measurement", error, started))?;
             self.recording_ids.store(true, Ordering::Relaxed);
         }
+        let started = Instant::now();
         let navigation = self
             .tab
             .call_method(CdpPage::Navigate {
@@ -183,7 +188,7 @@ impl BrowserSession {
                 frame_id: None,
                 referrer_policy: None,
             })
-            .map_err(|error| self.failed("navigating", error))?;
+            .map_err(|error| self.failed("navigating", error, started))?;
         if let Some(error) = navigation.error_text {
             return Err(RenderError::Browser(format!("navigation failed: {error}")));
         }
@@ -199,6 +204,7 @@ impl BrowserSession {
             // recorder already runs in, whose record the walk reads. Without page scripts the
             // page's own world is untouched and costs nothing to enter (a new world costs
             // 30–80 ms).
+            let started = Instant::now();
             let context_id = if page_scripts {
                 match self.tab.call_method(CdpPage::CreateIsolatedWorld {
                     frame_id: navigation.frame_id.clone(),
@@ -207,11 +213,14 @@ impl BrowserSession {
                 }) {
                     Ok(world) => Some(world.execution_context_id),
                     Err(error) if error.to_string().contains("context") => continue,
-                    Err(error) => return Err(self.failed("preparing the measurement", error)),
+                    Err(error) => {
+                        return Err(self.failed("preparing the measurement", error, started));
+                    }
                 }
             } else {
                 None
             };
+            let started = Instant::now();
             let evaluated = self.tab.call_method(Runtime::Evaluate {
                 expression: walk.clone(),
                 return_by_value: Some(true),
@@ -233,7 +242,7 @@ impl BrowserSession {
             let evaluated = match evaluated {
                 Ok(evaluated) => evaluated,
                 Err(error) if error.to_string().contains("context") => continue,
-                Err(error) => return Err(self.failed("measuring", error)),
+                Err(error) => return Err(self.failed("measuring", error, started)),
             };
             if let Some(exception) = evaluated.exception_details {
                 if exception.text.contains("context") {
@@ -277,9 +286,11 @@ fn is_closed_connection(cause: &(dyn std::error::Error + 'static)) -> bool {
 }
 
 impl BrowserSession {
-    /// The error of a failed DevTools call made while `doing` something.
-    fn failed(&self, doing: &str, error: anyhow::Error) -> RenderError {
-        if error.chain().any(is_closed_connection) {
+    /// The error of a failed DevTools call made while `doing` something, the call `started`
+    /// then.
+    fn failed(&self, doing: &str, error: anyhow::Error, started: Instant) -> RenderError {
+        let closed = error.chain().any(is_closed_connection);
+        let timed_out = if closed {
             self.connection_closed.store(true, Ordering::Relaxed);
             // headless_chrome closes a connection idle for the call timeout, and a call waiting
             // on a hung page can lose the race to that close (fresh-clone CI runs reported an
@@ -287,24 +298,39 @@ impl BrowserSession {
             // which closes the browser's pipe and so ends Chromium: the close is the call's
             // timeout when the client hung up first, or the browser still runs; a crash or a
             // kill ends the browser first.
-            if self.process.client_hung_up() || !self.process.has_exited() {
-                return RenderError::Browser(timed_out_after(doing, self.call_timeout));
-            }
+            self.process.client_hung_up() || !self.process.has_exited()
+        } else {
+            error
+                .chain()
+                .any(|cause| cause.is::<headless_chrome::util::Timeout>())
+        };
+        // A call that waited most of its limit waited on the page; one that failed at once
+        // found the connection closed between pages (idle for the limit while the caller
+        // computed).
+        if timed_out && started.elapsed() >= self.call_timeout / 2 {
+            self.page_hung.store(true, Ordering::Relaxed);
+        }
+        if closed && timed_out {
+            return RenderError::Browser(timed_out_after(doing, self.call_timeout));
         }
         RenderError::Browser(describe(doing, &error, Some(self.call_timeout)))
     }
 
     /// After a failed call: whether the browser was lost rather than failing on the page — its
     /// process ended (killed, crashed: its connection then fails in several ways) or headless_chrome
-    /// closed its connection, which it does to one idle for the call timeout.
+    /// closed its connection, which it does to one idle for the call timeout — and not because
+    /// a call waited out its limit on the page: a hung page hangs a new browser too, so trying
+    /// it again would double what it costs.
     pub fn is_lost(&self) -> bool {
-        self.connection_closed.load(Ordering::Relaxed) || self.process.has_exited()
+        !self.page_hung.load(Ordering::Relaxed)
+            && (self.connection_closed.load(Ordering::Relaxed) || self.process.has_exited())
     }
 
     /// A JPEG picture of the laid-out page from its top, `height` pixels at most, taken in the
     /// same navigation as [`BrowserSession::lay_out`] so it shows exactly what was measured.
     pub fn screenshot(&self, width: f64, height: f64) -> Result<Vec<u8>, RenderError> {
         use base64::Engine;
+        let started = Instant::now();
         let data = self
             .tab
             .call_method(CdpPage::CaptureScreenshot {
@@ -321,7 +347,7 @@ impl BrowserSession {
                 capture_beyond_viewport: Some(true),
                 optimize_for_speed: None,
             })
-            .map_err(|error| self.failed("taking a screenshot", error))?
+            .map_err(|error| self.failed("taking a screenshot", error, started))?
             .data;
         base64::engine::general_purpose::STANDARD
             .decode(data)
