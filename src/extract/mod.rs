@@ -788,11 +788,16 @@ fn with_largest_grid(
         return choice;
     }
     let cards = grids::largest_grid(dom, region);
-    let card_of = |index: usize| {
-        cards
-            .iter()
-            .position(|&card| dom.contains(card, facts[index].anchor))
-    };
+    // Each paragraph's card, found once: the rules below ask for it several times a paragraph.
+    let card_of_paragraph: Vec<Option<usize>> = facts
+        .iter()
+        .map(|here| {
+            cards
+                .iter()
+                .position(|&card| dom.contains(card, here.anchor))
+        })
+        .collect();
+    let card_of = |index: usize| card_of_paragraph[index];
     // Paragraphs and cards are both in document order: equal cards are neighbours.
     let mut chosen_cards: Vec<usize> = choice
         .main
