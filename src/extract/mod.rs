@@ -128,11 +128,13 @@ const NEXT_TO_NOTHING_WORDS: usize = 25;
 /// See [`NEXT_TO_NOTHING_WORDS`]: the largest share of the grid's words such a choice holds.
 const NEXT_TO_NOTHING_SHARE: f64 = 0.2;
 
-/// Words under which a likely listing's choice may be its grid's introduction
-/// ([`introduces_the_grid`]). Development split, WCXB cross-fitted, without the type condition:
-/// 80 or 150 words moved three pages (.8446 → .8463), 300 two more (.8474), 600 lost a forum
-/// thread; with any page type, L3S-GN1 macro main text fell .9623 → .9471 (short news items
-/// above their teaser grids), hence only a likely listing or collection.
+/// Words under which a choice may be its grid's introduction ([`introduces_the_grid`]).
+/// Development split, WCXB cross-fitted, on likely listings: 80 or 150 words moved three pages
+/// (.8446 → .8463), 300 two more (.8474), 600 lost a forum thread. On any page type, before
+/// [`MIN_INTRODUCED_CARDS`] and [`INTRO_GRID_TEMPLATENESS`], L3S-GN1 macro main text fell
+/// .9623 → .9471 (short news items above their teaser grids); with them, every set's
+/// development numbers stayed equal and one more WCXB page (4762, a shop category typed an
+/// article: .045 → .900) took its grid.
 const INTRO_WORDS: usize = 300;
 
 /// Cards a grid needs to be introduced ([`introduces_the_grid`]): a run of four page-wide blocks
@@ -340,7 +342,7 @@ pub fn extract(
         GridRule::NextToNothing
     };
     let mut extracted = if policy == ContentPolicy::default()
-        && !may_be_next_to_nothing(&notices, &facts, &every_page_choice)
+        && !may_miss_its_grid(&notices, &facts, &every_page_choice)
     {
         // Neither the type nor a grid changes what the every-page model chose.
         let replies = every_page_choice.comments.len();
@@ -758,10 +760,11 @@ enum GridRule {
     /// Never: the every-page choice, which the page type reads, is the model's own. (Taking the
     /// grid there retyped eBay's category page, WCXB 0658, and cost it .64 → .10.)
     Never,
-    /// When the choice is next to nothing beside the grid: on any page, once typed. A shop's
-    /// best sellers typed a product (Amazon's books, WCXB 2922: 7 words of a gold of 1,253) or a
-    /// guitar shop's listing (thomann 2936: 16 of 436) has its title alone, and the grid is the
-    /// rest of its content; an article rarely leaves its model under 25 words.
+    /// When the choice is next to nothing beside the grid or its introduction: on any page,
+    /// once typed. A shop's best sellers typed a product (Amazon's books, WCXB 2922: 7 words of
+    /// a gold of 1,253) or a guitar shop's listing (thomann 2936: 16 of 436) has its title
+    /// alone, and the grid is the rest of its content; an article rarely leaves its model under
+    /// 25 words, nor stands above eight cards that do not read as template.
     NextToNothing,
     /// Also when the choice reaches into [`MIN_CHOSEN_CARDS`] of its cards: a likely listing or
     /// collection ([`ContentPolicy::whole_grid`]).
@@ -770,10 +773,10 @@ enum GridRule {
 
 /// The choice with every paragraph of the page's largest grid ([`grids::largest_grid`]) but
 /// comments, in document order, when the choice is next to nothing beside the grid
-/// ([`NEXT_TO_NOTHING_WORDS`]; words in cookie or consent notices, `in_notice`, are nothing) or,
-/// by `rule`, already reaches into at least [`MIN_CHOSEN_CARDS`] of its cards — the model found
-/// the cards content and kept only some — or is the grid's introduction
-/// ([`introduces_the_grid`]; `threshold` is the page's).
+/// ([`NEXT_TO_NOTHING_WORDS`]; words in cookie or consent notices, `in_notice`, are nothing),
+/// is the grid's introduction ([`introduces_the_grid`]; `threshold` is the page's) or, by
+/// `rule`, already reaches into at least [`MIN_CHOSEN_CARDS`] of its cards — the model found
+/// the cards content and kept only some.
 fn with_largest_grid(
     dom: &Dom,
     region: &[Region],
@@ -783,7 +786,7 @@ fn with_largest_grid(
     rule: GridRule,
     threshold: f64,
 ) -> Choice {
-    if rule == GridRule::NextToNothing && !may_be_next_to_nothing(in_notice, facts, &choice) {
+    if rule == GridRule::NextToNothing && !may_miss_its_grid(in_notice, facts, &choice) {
         // Most pages: no grid to look for.
         return choice;
     }
@@ -807,8 +810,7 @@ fn with_largest_grid(
     chosen_cards.dedup();
     let likely_listing = rule == GridRule::ChosenCardsToo;
     let by_chosen_cards = likely_listing && chosen_cards.len() >= MIN_CHOSEN_CARDS;
-    let by_introduction =
-        || likely_listing && introduces_the_grid(facts, in_notice, &choice, card_of, threshold);
+    let by_introduction = || introduces_the_grid(facts, in_notice, &choice, card_of, threshold);
     if !by_chosen_cards
         && !next_to_nothing_beside(facts, in_notice, &choice, card_of)
         && !by_introduction()
@@ -850,7 +852,7 @@ fn next_to_nothing_beside(
     (chosen_words as f64) < NEXT_TO_NOTHING_SHARE * grid_words as f64
 }
 
-/// Whether a likely listing's choice is the grid's introduction — a title and a few lines
+/// Whether the choice is the grid's introduction — a title and a few lines
 /// above its cards (a coupon page's "We will match competitors' pricing" above its coupons): under
 /// [`INTRO_WORDS`] chosen words, none of them after the grid's first card but in cards, a grid
 /// of at least [`MIN_INTRODUCED_CARDS`] cards whose words (comments aside) are at least
@@ -896,11 +898,11 @@ fn introduces_the_grid(
         && grid_templateness < INTRO_GRID_TEMPLATENESS * threshold
 }
 
-/// Whether the choice holds under [`NEXT_TO_NOTHING_WORDS`] words outside notices (`in_notice`):
-/// only then can a grid be all it misses ([`next_to_nothing_beside`]), so only then is a grid
-/// looked for.
-fn may_be_next_to_nothing(in_notice: &[bool], facts: &[ParagraphFacts], choice: &Choice) -> bool {
-    chosen_words_outside(in_notice, facts, choice) < NEXT_TO_NOTHING_WORDS
+/// Whether the choice holds under [`INTRO_WORDS`] words outside notices (`in_notice`): only
+/// then can it be next to nothing beside a grid ([`next_to_nothing_beside`]) or the grid's
+/// introduction ([`introduces_the_grid`]), so only then is a grid looked for.
+fn may_miss_its_grid(in_notice: &[bool], facts: &[ParagraphFacts], choice: &Choice) -> bool {
+    chosen_words_outside(in_notice, facts, choice) < INTRO_WORDS.max(NEXT_TO_NOTHING_WORDS)
 }
 
 /// Words of the choice's main paragraphs outside the elements `within` marks.

@@ -509,46 +509,50 @@ fn a_page_whose_choice_is_next_to_nothing_beside_its_grid_takes_the_grid_whateve
 }
 
 #[test]
-fn a_likely_listings_short_introduction_brings_its_whole_grid_and_an_articles_does_not() {
+fn a_short_introduction_brings_its_whole_grid_on_any_page_but_not_a_few_teasers() {
     // A coupon page: a title and a few lines above its coupons, each a linked offer and the
     // same small print (WCXB 0274, 2962): the cards read as template, the choice is the
-    // introduction.
-    let coupons = (1..=8)
-        .map(|n| {
-            format!(
-                "<div class=\"coupon\"><h3><a href=\"/c{n}\">${n}0 off any electrical \
-                 repair</a></h3><a href=\"/terms\">Must be presented before start of work; \
-                 not valid with other offers.</a></div>"
-            )
-        })
-        .collect::<String>();
-    let html = format!(
-        "<html><head><title>Coupons</title></head><body><main><h1>Coupons</h1>\
-         <p>We will match any competitor's pricing, as long as they use the same materials \
-         and do the same work, licensed and insured like us.</p>\
-         <div id=\"grid\">{coupons}</div></main></body></html>"
-    );
+    // introduction. Typed a listing or not (WCXB 4762, a shop's category typed an article).
+    let coupon_page = |count: usize| {
+        let coupons = (1..=count)
+            .map(|n| {
+                format!(
+                    "<div class=\"coupon\"><h3><a href=\"/c{n}\">${n}0 off any electrical \
+                     repair</a></h3><a href=\"/terms\">Must be presented before start of work; \
+                     not valid with other offers.</a></div>"
+                )
+            })
+            .collect::<String>();
+        format!(
+            "<html><head><title>Coupons</title></head><body><main><h1>Coupons</h1>\
+             <p>We will match any competitor's pricing, as long as they use the same materials \
+             and do the same work, licensed and insured like us.</p>\
+             <div id=\"grid\">{coupons}</div></main></body></html>"
+        )
+    };
     let listing = ContentPolicy {
         whole_grid: true,
         ..ContentPolicy::default()
     };
-    let main = extract_under(&html, &["grid"], listing).main_text;
-    assert!(
-        main.contains("match any competitor")
-            && main.contains("$10 off")
-            && main.contains("$80 off"),
-        "{main}"
-    );
-    assert_eq!(main.matches("Must be presented").count(), 8, "{main}");
-    // An article's few lines above a grid of teasers are the article: the grid stays out.
     let article = ContentPolicy {
         without_card_lists: true,
         ..ContentPolicy::default()
     };
-    for policy in [article, ContentPolicy::default()] {
-        let main = extract_under(&html, &["grid"], policy).main_text;
+    for policy in [listing, article, ContentPolicy::default()] {
+        let main = extract_under(&coupon_page(8), &["grid"], policy).main_text;
         assert!(
-            main.contains("match any competitor") && !main.contains("$50 off"),
+            main.contains("match any competitor")
+                && main.contains("$10 off")
+                && main.contains("$80 off"),
+            "{policy:?}: {main}"
+        );
+        assert_eq!(main.matches("Must be presented").count(), 8, "{policy:?}: {main}");
+    }
+    // A news item's few lines above four teaser boxes are the item: the boxes stay out.
+    for policy in [article, ContentPolicy::default()] {
+        let main = extract_under(&coupon_page(4), &["grid"], policy).main_text;
+        assert!(
+            main.contains("match any competitor") && !main.contains("$30 off"),
             "{policy:?}: {main}"
         );
     }
