@@ -546,7 +546,11 @@ fn a_short_introduction_brings_its_whole_grid_on_any_page_but_not_a_few_teasers(
                 && main.contains("$80 off"),
             "{policy:?}: {main}"
         );
-        assert_eq!(main.matches("Must be presented").count(), 8, "{policy:?}: {main}");
+        assert_eq!(
+            main.matches("Must be presented").count(),
+            8,
+            "{policy:?}: {main}"
+        );
     }
     // A news item's few lines above four teaser boxes are the item: the boxes stay out.
     for policy in [article, ContentPolicy::default()] {

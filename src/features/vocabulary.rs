@@ -1,6 +1,10 @@
 //! Hand-written word lists, in one place: class/id tokens that name a template or content role,
 //! and English stop words removed before comparing a node's text with the page title.
 
+use std::sync::OnceLock;
+
+use rustc_hash::FxHashMap;
+
 /// A role a `class` or `id` token can name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RoleGroup {
@@ -242,16 +246,36 @@ pub fn roles_in_block(
             if builder_block && token.eq_ignore_ascii_case("widget") {
                 continue;
             }
-            if let Some((_, role)) = ROLE_TOKENS
-                .iter()
-                .find(|(known, _)| known.eq_ignore_ascii_case(token))
-                && !roles.contains(role)
+            if let Some(role) = role_of_token(token)
+                && !roles.contains(&role)
             {
-                roles.push(*role);
+                roles.push(role);
             }
         }
     }
     roles
+}
+
+/// The role group a token of [`role_tokens`] names ([`ROLE_TOKENS`], ASCII case ignored; the
+/// first entry wins). Looked up, not searched: every element's tokens are read, twice a page.
+fn role_of_token(token: &str) -> Option<RoleGroup> {
+    static BY_NAME: OnceLock<(FxHashMap<&'static str, RoleGroup>, usize)> = OnceLock::new();
+    let (by_name, longest) = BY_NAME.get_or_init(|| {
+        let mut by_name = FxHashMap::default();
+        for &(name, role) in ROLE_TOKENS {
+            by_name.entry(name).or_insert(role);
+        }
+        let longest = ROLE_TOKENS.iter().map(|(name, _)| name.len()).max();
+        (by_name, longest.unwrap_or(0))
+    });
+    if token.len() > *longest {
+        return None;
+    }
+    let mut buffer = [0u8; 64];
+    let lower = buffer.get_mut(..token.len())?;
+    lower.copy_from_slice(token.as_bytes());
+    lower.make_ascii_lowercase();
+    by_name.get(std::str::from_utf8(lower).ok()?).copied()
 }
 
 #[cfg(test)]

@@ -211,6 +211,8 @@ pub fn page_facts(page: &Page, content_text: &str, extracted: &Extracted) -> Vec
     let ln = |count: usize| (count as f64).ln_1p();
     let mut tag_counts: HashMap<&str, usize> = HashMap::default();
     let mut group_counts = [0usize; CLASS_GROUPS.len()];
+    // One buffer for every token's lower-case copy: a page has thousands of tokens.
+    let mut lower = String::new();
     for id in dom.ids() {
         let element = dom.element(id);
         *tag_counts.entry(element.tag.as_str()).or_default() += 1;
@@ -222,7 +224,10 @@ pub fn page_facts(page: &Page, content_text: &str, extracted: &Extracted) -> Vec
                 if token.is_empty() {
                     continue;
                 }
-                let groups = class_groups_of(&token.to_ascii_lowercase());
+                lower.clear();
+                lower.push_str(token);
+                lower.make_ascii_lowercase();
+                let groups = class_groups_of(&lower);
                 for (group, count) in group_counts.iter_mut().enumerate() {
                     if groups & (1 << group) != 0 {
                         *count += 1;
@@ -260,17 +265,27 @@ fn class_groups_of(token: &str) -> u8 {
         }
         map
     });
+    static HYPHENATED_WORDS: OnceLock<Vec<(&'static str, u8)>> = OnceLock::new();
+    let hyphenated_words = HYPHENATED_WORDS.get_or_init(|| {
+        CLASS_GROUPS
+            .iter()
+            .enumerate()
+            .flat_map(|(group, (_, words))| {
+                words
+                    .iter()
+                    .filter(|word| word.contains('-'))
+                    .map(move |word| (*word, 1 << group))
+            })
+            .collect()
+    });
     let mut groups = token
         .split('-')
         .filter_map(|part| single_words.get(part))
         .fold(0, |groups, bits| groups | bits);
     if token.contains('-') {
-        for (group, (_, words)) in CLASS_GROUPS.iter().enumerate() {
-            if words
-                .iter()
-                .any(|word| word.contains('-') && names_part(token, word))
-            {
-                groups |= 1 << group;
+        for &(word, bit) in hyphenated_words {
+            if names_part(token, word) {
+                groups |= bit;
             }
         }
     }
