@@ -71,6 +71,12 @@ const FADED_SHARE: f64 = 0.5;
 /// What to reveal on a page whose `layout` hides its text ([`hides_the_text`]); `None` when it
 /// shows it.
 pub(super) fn what_to_reveal(dom: &Dom, layout: &Layout) -> Option<Reveal> {
+    let hides = hides_the_text(dom, layout);
+    if layout.unpainted.is_empty() {
+        // Most pages: nothing is left `visibility: hidden`, so no main landmark and no fading
+        // wrapper is; the elements' words need no counting.
+        return hides.then_some(Reveal::Scripted);
+    }
     let unpainted = |id: NodeId| layout.unpainted.binary_search(&id).is_ok();
     // The outermost unpainted elements: where `visibility: hidden` was set.
     let hidden_here = |id: NodeId| unpainted(id) && !dom.element(id).parent.is_some_and(unpainted);
@@ -80,7 +86,6 @@ pub(super) fn what_to_reveal(dom: &Dom, layout: &Layout) -> Option<Reveal> {
         let main = element.tag == "main" || element.attribute("role") == Some("main");
         main && hidden_here(id) && subtree_words[id.index()] >= MIN_WORDS
     });
-    let hides = hides_the_text(dom, layout);
     if !hides && !main_hidden {
         return None;
     }
