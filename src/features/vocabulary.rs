@@ -312,6 +312,17 @@ mod tests {
                 role_tokens(&value).map(|token| token.to_ascii_lowercase()).collect();
             prop_assert_eq!(tokens, lower_case_tokens(&value));
         }
+
+        #[test]
+        fn a_tokens_role_is_the_first_listed_one_of_its_name_in_any_case(
+            token in "[a-zA-Z]{0,14}|(nav|Menu|FOOTER|sideBar|widget|comments)",
+        ) {
+            let listed = ROLE_TOKENS
+                .iter()
+                .find(|(known, _)| known.eq_ignore_ascii_case(&token))
+                .map(|(_, role)| *role);
+            prop_assert_eq!(role_of_token(&token), listed);
+        }
     }
 
     #[test]
