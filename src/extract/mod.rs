@@ -808,8 +808,8 @@ fn with_largest_grid(
         .filter_map(|&index| card_of(index))
         .collect();
     chosen_cards.dedup();
-    let likely_listing = rule == GridRule::ChosenCardsToo;
-    let by_chosen_cards = likely_listing && chosen_cards.len() >= MIN_CHOSEN_CARDS;
+    let by_chosen_cards =
+        rule == GridRule::ChosenCardsToo && chosen_cards.len() >= MIN_CHOSEN_CARDS;
     let by_introduction = || introduces_the_grid(facts, in_notice, &choice, card_of, threshold);
     if !by_chosen_cards
         && !next_to_nothing_beside(facts, in_notice, &choice, card_of)

@@ -72,6 +72,22 @@ fn extract_from(html: &str, template_ids: &[&str]) -> Extracted {
     extract_under(html, template_ids, ContentPolicy::default())
 }
 
+/// An article's policy: card lists of other stories are not its text.
+fn article_policy() -> ContentPolicy {
+    ContentPolicy {
+        without_card_lists: true,
+        ..ContentPolicy::default()
+    }
+}
+
+/// A likely listing's or collection's policy: its largest grid is main text whole.
+fn likely_listing_policy() -> ContentPolicy {
+    ContentPolicy {
+        whole_grid: true,
+        ..ContentPolicy::default()
+    }
+}
+
 fn extract_under(html: &str, template_ids: &[&str], policy: ContentPolicy) -> Extracted {
     let page = Page::parse(html.as_bytes(), None, None, &ParseLimits::default()).unwrap();
     let dom = &page.dom;
@@ -366,10 +382,7 @@ fn an_article_drops_its_card_list_of_other_stories_only_beside_enough_text_of_it
             card.repeat(6)
         )
     };
-    let policy = ContentPolicy {
-        without_card_lists: true,
-        ..ContentPolicy::default()
-    };
+    let policy = article_policy();
     let long = page(8);
     assert!(
         extract_from(&long, &[])
@@ -474,14 +487,8 @@ fn a_page_whose_choice_is_next_to_nothing_beside_its_grid_takes_the_grid_whateve
                 .collect::<String>()
         )
     };
-    let listing = ContentPolicy {
-        whole_grid: true,
-        ..ContentPolicy::default()
-    };
-    let article = ContentPolicy {
-        without_card_lists: true,
-        ..ContentPolicy::default()
-    };
+    let listing = likely_listing_policy();
+    let article = article_policy();
     // The cards read as template (linked names): the model's choice is the title alone, and
     // whatever the page's type, its grid is the rest of its content (Amazon's best sellers
     // typed a product, WCXB 2922).
@@ -530,14 +537,8 @@ fn a_short_introduction_brings_its_whole_grid_on_any_page_but_not_a_few_teasers(
              <div id=\"grid\">{coupons}</div></main></body></html>"
         )
     };
-    let listing = ContentPolicy {
-        whole_grid: true,
-        ..ContentPolicy::default()
-    };
-    let article = ContentPolicy {
-        without_card_lists: true,
-        ..ContentPolicy::default()
-    };
+    let listing = likely_listing_policy();
+    let article = article_policy();
     for policy in [listing, article, ContentPolicy::default()] {
         let main = extract_under(&coupon_page(8), &["grid"], policy).main_text;
         assert!(
