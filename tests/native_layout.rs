@@ -571,3 +571,28 @@ fn margins_collapse_through_a_line_holding_only_an_empty_named_anchor() {
         0.5,
     );
 }
+
+/// Outside markers are not laid out (they take no room), but a marker the author places
+/// `inside` with a type of their own still pushes its item's text to the right, as in Chromium.
+#[test]
+fn list_markers_take_room_only_where_the_author_puts_them_inside() {
+    let root = WebRoot::with(
+        "list-markers",
+        &[(
+            "page.html",
+            "<!DOCTYPE html><body>\
+             <ul><li id=outside-item><span id=outside-text>default</span></li></ul>\
+             <ol style='list-style: decimal inside'><li id=inside-item>\
+             <span id=inside-text>numbered</span></li></ol></body>",
+        )],
+    );
+    let (page, layout) = root.lay_out("page.html");
+    let left = |id: &str| layout.boxes[element_with_id(&page, id).index()].unwrap().x;
+    assert!((left("outside-text") - left("outside-item")).abs() < 0.01);
+    assert!(
+        left("inside-text") > left("inside-item") + 8.0,
+        "text at {}, item at {}",
+        left("inside-text"),
+        left("inside-item")
+    );
+}

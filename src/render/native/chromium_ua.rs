@@ -38,11 +38,22 @@ const FONT_SIZES: &[&str] = &[
     "xxx-large",
 ];
 
+/// Blitz lays out each list item's outside marker as a text layout of its own, only to paint
+/// it; an outside marker takes no room, so no box we read depends on it. The default marker
+/// types of lists nested up to three deep (Blitz's own sheet) become `none`; author CSS that
+/// names a type keeps its markers. What is lost: the default marker of an item the author
+/// placed `inside` without naming a type (a bullet's width, on a rare kind of list).
+const NO_OUTSIDE_MARKERS_CSS: &str = ":is(ul, ol, menu, dir), \
+    :is(ul, ol, menu, dir) :is(ul, ol, menu, dir), \
+    :is(ul, ol, menu, dir) :is(ul, ol, menu, dir) :is(ul, ol, menu, dir) \
+    { list-style-type: none; }\n";
+
 /// The stylesheet's text.
 pub(crate) fn chromium_compat_css() -> String {
     let mut css = String::new();
     form_controls(&mut css);
     css.push_str("noscript { display: none !important; }\n");
+    css.push_str(NO_OUTSIDE_MARKERS_CSS);
     css.push_str(CLOSED_DETAILS_CSS);
     css.push_str(CLOSED_PANEL_CSS);
     css.push_str("a[name]:not([href]):empty { position: absolute; }\n");
