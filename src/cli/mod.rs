@@ -30,7 +30,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Render a page in headless Chromium and write its DOM with a layout box per element.
+    /// Lay out a page (native by default, or in headless Chromium) and write its DOM with a
+    /// layout box per element.
     Render(render::RenderArgs),
     /// Score pages: every node's templateness, the page's sections, its content text.
     Score(score::ScoreArgs),
