@@ -69,8 +69,13 @@ const NOTICE_KINDS: &[&str] = &[
 
 /// Whether a `class` or `id` value names a cookie or consent notice.
 pub fn names_a_notice(value: Option<&str>) -> bool {
-    names_one_of(value, NOTICE_NAMES)
-        || (names_one_of(value, COOKIES) && names_one_of(value, NOTICE_KINDS))
+    value.is_some_and(|value| tokens_name_a_notice(role_tokens(value)))
+}
+
+/// [`names_a_notice`] of one value's [`role_tokens`], read once: every element's names are
+/// asked, on every page.
+pub fn tokens_name_a_notice<'a>(tokens: impl IntoIterator<Item = &'a str>) -> bool {
+    tokens_name_one_of_or_both(tokens, NOTICE_NAMES, (COOKIES, NOTICE_KINDS))
 }
 
 /// Per element: whether it is, or sits inside, a block whose `class` or `id` has one of
@@ -126,15 +131,40 @@ const CARD_KINDS: &[&str] = &["info", "details", "card", "profile", "stats", "me
 /// reputation, badges, post counts and join date (`user-details`, `postprofile`), or their
 /// signature.
 pub fn names_a_user_card(value: Option<&str>) -> bool {
-    names_one_of(value, &["signature", "postprofile", "userinfo", "badges"])
-        || (names_one_of(value, &["user", "author"]) && names_one_of(value, CARD_KINDS))
+    value.is_some_and(|value| {
+        tokens_name_one_of_or_both(
+            role_tokens(value),
+            &["signature", "postprofile", "userinfo", "badges"],
+            (&["user", "author"], CARD_KINDS),
+        )
+    })
+}
+
+/// Whether `tokens` hold one of `alone`, or one of each of `both` (ASCII case ignored), read
+/// in one pass.
+fn tokens_name_one_of_or_both<'a>(
+    tokens: impl IntoIterator<Item = &'a str>,
+    alone: &[&str],
+    both: (&[&str], &[&str]),
+) -> bool {
+    let (mut first, mut second) = (false, false);
+    for token in tokens {
+        if is_one_of(token, alone) {
+            return true;
+        }
+        first |= is_one_of(token, both.0);
+        second |= is_one_of(token, both.1);
+    }
+    first && second
+}
+
+fn is_one_of(token: &str, tokens: &[&str]) -> bool {
+    tokens.iter().any(|t| token.eq_ignore_ascii_case(t))
 }
 
 /// Whether a `class` or `id` value has one of `tokens` ([`role_tokens`], ASCII case ignored).
 pub fn names_one_of(value: Option<&str>, tokens: &[&str]) -> bool {
-    value.is_some_and(|value| {
-        role_tokens(value).any(|token| tokens.iter().any(|t| token.eq_ignore_ascii_case(t)))
-    })
+    value.is_some_and(|value| role_tokens(value).any(|token| is_one_of(token, tokens)))
 }
 
 #[cfg(test)]

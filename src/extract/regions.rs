@@ -1,15 +1,16 @@
 //! Which kind of region each element sits in, by the names page authors give regions: `class`
-//! and `id` tokens ([`roles_in_block`]), HTML5 sectioning tags and ARIA landmark roles — the strong
-//! signals Readability and trafilatura rely on.
+//! and `id` tokens ([`roles_in_block`](crate::features::vocabulary::roles_in_block)), HTML5
+//! sectioning tags and ARIA landmark roles — the strong signals Readability and trafilatura rely
+//! on.
 //!
 //! A name counts only on an element holding less than [`MAX_REGION_SHARE`] of the page's text:
 //! wrappers of whole pages carry names like `comments-open` or `has-sidebar` (WordPress body
 //! classes) that say nothing of the text inside them.
 
-use crate::features::vocabulary::{RoleGroup, names_a_builder_panel, roles_in_block};
+use crate::features::vocabulary::{RoleGroup, names_a_builder_panel, role_tokens, roles_of_tokens};
 
-use super::named_blocks::names_a_notice;
-use crate::page::{Dom, NodeId};
+use super::named_blocks::tokens_name_a_notice;
+use crate::page::{Dom, Element, NodeId};
 
 /// The largest share of the page's words an element may hold for its name to count.
 pub(super) const MAX_REGION_SHARE: f64 = 0.4;
@@ -32,7 +33,8 @@ pub fn regions(dom: &Dom) -> Vec<Region> {
 }
 
 /// [`regions`], and per element whether it is, or sits inside, a cookie or consent notice
-/// ([`names_a_notice`]; a boilerplate region too), from the same pass over the class names.
+/// ([`names_a_notice`](super::named_blocks::names_a_notice); a boilerplate region too), from the
+/// same pass over the class names.
 pub fn regions_and_notices(dom: &Dom) -> (Vec<Region>, Vec<bool>) {
     let words = subtree_words(dom);
     let page_words = words.first().copied().unwrap_or(0).max(1) as f64;
@@ -41,6 +43,7 @@ pub fn regions_and_notices(dom: &Dom) -> (Vec<Region>, Vec<bool>) {
     let mut in_code = vec![false; dom.len()];
     let mut in_notice = vec![false; dom.len()];
     let mut in_builder_panel = vec![false; dom.len()];
+    let mut tokens: Vec<&str> = Vec::new();
     for id in dom.ids() {
         let element = dom.element(id);
         let parent = element.parent.map(NodeId::index);
@@ -54,23 +57,26 @@ pub fn regions_and_notices(dom: &Dom) -> (Vec<Region>, Vec<bool>) {
         let small_enough = (words[id.index()] as f64) < MAX_REGION_SHARE * page_words;
         // Inside code, class names are a highlighter's tokens (`hljs-comment`, Prism's
         // `token comment`), not regions: a post's code is not its readers' comments.
-        let notice = !in_code[id.index()]
-            && (names_a_notice(element.attribute("class"))
-                || names_a_notice(element.attribute("id")));
+        let (notice, named) = if in_code[id.index()] {
+            (false, None)
+        } else {
+            // Each name is read once, for the notice and for the roles.
+            tokens.clear();
+            tokens.extend(element.attribute("class").into_iter().flat_map(role_tokens));
+            let class_tokens = tokens.len();
+            tokens.extend(element.attribute("id").into_iter().flat_map(role_tokens));
+            let (class_part, id_part) = tokens.split_at(class_tokens);
+            if tokens_name_a_notice(class_part.iter().copied())
+                || tokens_name_a_notice(id_part.iter().copied())
+            {
+                (true, Some(Region::Boilerplate))
+            } else {
+                let roles = roles_of_tokens(tokens.iter().copied(), in_builder_panel[id.index()]);
+                (false, named_region(element, in_article[id.index()], &roles))
+            }
+        };
         in_notice[id.index()] =
             parent.is_some_and(|parent| in_notice[parent]) || (notice && small_enough);
-        let named = if in_code[id.index()] {
-            None
-        } else if notice {
-            Some(Region::Boilerplate)
-        } else {
-            named_region(
-                dom,
-                id,
-                in_article[id.index()],
-                in_builder_panel[id.index()],
-            )
-        };
         region[id.index()] = match named {
             Some(named) if small_enough => named,
             _ => inherited,
@@ -79,9 +85,8 @@ pub fn regions_and_notices(dom: &Dom) -> (Vec<Region>, Vec<bool>) {
     (region, in_notice)
 }
 
-/// The region an element's own tag, landmark role or `class`/`id` names, if any.
-fn named_region(dom: &Dom, id: NodeId, in_article: bool, in_builder_panel: bool) -> Option<Region> {
-    let element = dom.element(id);
+/// The region an element's own tag, landmark role or `class`/`id` (its `roles`) names, if any.
+fn named_region(element: &Element, in_article: bool, roles: &[RoleGroup]) -> Option<Region> {
     match element.attribute("role").map(str::trim) {
         Some("navigation" | "banner" | "contentinfo" | "complementary" | "search") => {
             return Some(Region::Boilerplate);
@@ -94,11 +99,6 @@ fn named_region(dom: &Dom, id: NodeId, in_article: bool, in_builder_panel: bool)
         "header" if !in_article => return Some(Region::Boilerplate),
         _ => {}
     }
-    let roles = roles_in_block(
-        element.attribute("class"),
-        element.attribute("id"),
-        in_builder_panel,
-    );
     if roles.contains(&RoleGroup::Comment) {
         return Some(Region::Comment);
     }

@@ -240,17 +240,25 @@ pub fn roles_in_block(
     in_builder_panel: bool,
 ) -> Vec<RoleGroup> {
     let builder_block = in_builder_panel || names_a_builder_panel(class);
+    let tokens = [class, id].into_iter().flatten().flat_map(role_tokens);
+    roles_of_tokens(tokens, builder_block)
+}
+
+/// [`roles_in_block`] of the [`role_tokens`] of an element's `class` and `id`, already read
+/// (`builder_block`: in a page builder's block, or one itself).
+pub fn roles_of_tokens<'a>(
+    tokens: impl IntoIterator<Item = &'a str>,
+    builder_block: bool,
+) -> Vec<RoleGroup> {
     let mut roles = Vec::new();
-    for value in [class, id].into_iter().flatten() {
-        for token in role_tokens(value) {
-            if builder_block && token.eq_ignore_ascii_case("widget") {
-                continue;
-            }
-            if let Some(role) = role_of_token(token)
-                && !roles.contains(&role)
-            {
-                roles.push(role);
-            }
+    for token in tokens {
+        if builder_block && token.eq_ignore_ascii_case("widget") {
+            continue;
+        }
+        if let Some(role) = role_of_token(token)
+            && !roles.contains(&role)
+        {
+            roles.push(role);
         }
     }
     roles
