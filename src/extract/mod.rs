@@ -19,6 +19,7 @@ mod headings;
 mod images;
 mod model;
 mod named_blocks;
+mod other_products;
 mod regions;
 mod repeats;
 mod structured;
@@ -79,6 +80,8 @@ pub struct ContentPolicy {
     pub without_reviews: bool,
     /// Posters' cards (reputation, badges, join date) and signatures are not a thread's text.
     pub without_user_cards: bool,
+    /// Blocks headed as other products ("You may also like") are not a product's content.
+    pub without_other_products: bool,
 }
 
 /// Where on the page the main text is gathered from.
@@ -322,9 +325,15 @@ pub fn extract(
         } else {
             chosen
         };
-        if policy.without_reviews {
+        let chosen = if policy.without_reviews {
             let reviews = named_blocks::within_blocks_named(dom, named_blocks::REVIEWS);
             without_blocks(&reviews, &facts, chosen, MIN_WORDS_BESIDE_REVIEWS)
+        } else {
+            chosen
+        };
+        if policy.without_other_products {
+            let others = other_products::within_other_products(dom, &facts);
+            without_blocks(&others, &facts, chosen, MIN_WORDS_BESIDE_REVIEWS)
         } else {
             chosen
         }
@@ -633,6 +642,19 @@ fn choose_by_model(
     });
     let container = heaviest_subtree(dom, &gain)?;
     let parts = with_strong_siblings(dom, container, &gain);
+    if std::env::var_os("DBG_PARAS").is_some() {
+        eprintln!("dbg cut {cut:.3} likeliest {likeliest:.3} spread {spread:?}");
+        for (index, f) in facts.iter().enumerate() {
+            eprintln!(
+                "dbg {index} p={:.3} t={:.2} w={} region={:?} {:?}",
+                probability[index],
+                f.templateness,
+                f.words,
+                f.region,
+                f.text.chars().take(70).collect::<String>()
+            );
+        }
+    }
     let in_parts = |index: usize| {
         parts
             .iter()

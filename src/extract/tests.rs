@@ -431,6 +431,40 @@ fn a_products_reviews_are_not_its_main_text_when_its_description_stands_outside_
 }
 
 #[test]
+fn other_products_under_their_heading_are_not_a_products_main_text_but_its_headline_is() {
+    let cards = "<div class=\"card\"><p>A stovetop kettle of brushed steel with a whistle \
+         that sings when the water boils, two litres.</p><p>$39.00</p></div>"
+        .repeat(4);
+    let description = "<p>A gooseneck kettle with a stopwatch, a hold mode of sixty minutes \
+         and a temperature set to the degree, for pour-over coffee and tea alike.</p>\
+         <p>Its spout pours a thin, steady stream; its base turns all the way round.</p>";
+    let product = ContentPolicy {
+        without_other_products: true,
+        ..ContentPolicy::default()
+    };
+    let below = format!(
+        "<html><head><title>Kettle</title></head><body><main><h1>Kettle</h1>{description}\
+         <section><h2>You may also like</h2><div>{cards}</div></section></main></body></html>"
+    );
+    assert!(
+        extract_from(&below, &[])
+            .main_text
+            .contains("brushed steel")
+    );
+    let main = extract_under(&below, &[], product).main_text;
+    assert!(main.contains("A gooseneck kettle"), "{main}");
+    assert!(!main.contains("brushed steel"), "{main}");
+    // A heading of other products above the page's headline leads no block holding it (the
+    // page's words outside that block, its cards here, would let the block go).
+    let above = format!(
+        "<html><head><title>Kettle</title></head><body><main><div><h3>Related products</h3>\
+         <div><h1>Kettle</h1>{description}</div></div><div>{cards}</div></main></body></html>"
+    );
+    let main = extract_under(&above, &[], product).main_text;
+    assert!(main.contains("A gooseneck kettle"), "{main}");
+}
+
+#[test]
 fn a_section_heading_goes_with_the_text_it_heads_but_a_linked_teaser_title_does_not() {
     // "History [edit]" reads as a link list on its own (half its words are a link); the
     // teaser's title is all link.

@@ -301,6 +301,8 @@ impl PageTypeGuess {
                 && self.probability >= LIKELY_SPREAD,
             without_reviews: self.page_type == PageType::Product
                 && self.probability >= sure_for_own_model(PageType::Product),
+            without_other_products: self.page_type == PageType::Product
+                && self.probability >= sure_for_own_model(PageType::Product),
             without_user_cards: self.page_type == PageType::Forum
                 && self.probability >= sure_for_own_model(PageType::Forum),
         }
