@@ -43,7 +43,7 @@ pub use model::{
     MAIN_TEXT_MODEL_VERSION, MainTextModel, MainTextModelError, MainTextTraining, PageTypeMainText,
     Selection,
 };
-use regions::regions_and_notices;
+use regions::{NamedRegions, named_regions};
 pub use regions::{Region, regions};
 pub use tables::MAX_DATA_CELL_CHARS;
 pub use trees::{BoostedTrees, BoostingSettings, RegressionTree, TreeNode};
@@ -183,6 +183,9 @@ const ALIKE_SHARE: f64 = 0.5;
 /// Main words a page needs outside its cookie and consent notices before they are dropped.
 const MIN_WORDS_BESIDE_NOTICES: usize = 30;
 
+/// Main words a page needs outside its tooltips and popovers before they are dropped.
+const MIN_WORDS_BESIDE_TOOLTIPS: usize = 30;
+
 /// Main words a thread needs outside its posters' cards before they are dropped: fewer, and the
 /// page may be a member's profile rather than a thread.
 const MIN_WORDS_BESIDE_USER_CARDS: usize = 30;
@@ -257,7 +260,11 @@ pub fn extract(
     model: Option<&MainTextModel>,
     policy_for: &mut dyn FnMut(&Extracted) -> ContentPolicy,
 ) -> Extracted {
-    let (region, notices) = regions_and_notices(dom);
+    let NamedRegions {
+        region,
+        in_notice: notices,
+        in_tooltip: tooltips,
+    } = named_regions(dom);
     let facts = page_facts(dom, paragraphs, templateness, &region);
     let Some(rules) = choose_by_rules(dom, &facts, threshold, title) else {
         return Extracted::default();
@@ -315,6 +322,7 @@ pub fn extract(
             chosen
         };
         let chosen = without_blocks(&notices, &facts, chosen, MIN_WORDS_BESIDE_NOTICES);
+        let chosen = without_blocks(&tooltips, &facts, chosen, MIN_WORDS_BESIDE_TOOLTIPS);
         let chosen = if policy.without_user_cards {
             let cards = named_blocks::within_blocks_so_named(
                 dom,

@@ -9,7 +9,7 @@
 
 use crate::features::vocabulary::{RoleGroup, names_a_builder_panel, role_tokens, roles_of_tokens};
 
-use super::named_blocks::tokens_name_a_notice;
+use super::named_blocks::{TOOLTIPS, is_one_of, tokens_name_a_notice};
 use crate::page::{Dom, Element, NodeId};
 
 /// The largest share of the page's words an element may hold for its name to count.
@@ -29,19 +29,32 @@ pub enum Region {
 /// The region of every element: the innermost named region around it (itself included), or
 /// [`Region::Plain`].
 pub fn regions(dom: &Dom) -> Vec<Region> {
-    regions_and_notices(dom).0
+    named_regions(dom).region
 }
 
-/// [`regions`], and per element whether it is, or sits inside, a cookie or consent notice
-/// ([`names_a_notice`](super::named_blocks::names_a_notice); a boilerplate region too), from the
-/// same pass over the class names.
-pub fn regions_and_notices(dom: &Dom) -> (Vec<Region>, Vec<bool>) {
+/// Per element: its region, and whether it is, or sits inside, a cookie or consent notice or a
+/// tooltip — what a page's names say of its parts, from one pass over them.
+pub struct NamedRegions {
+    /// [`regions`].
+    pub region: Vec<Region>,
+    /// In a cookie or consent notice ([`names_a_notice`](super::named_blocks::names_a_notice);
+    /// a boilerplate region too).
+    pub in_notice: Vec<bool>,
+    /// In a tooltip or popover ([`TOOLTIPS`]): shown on hover or click, not where it is laid
+    /// out.
+    pub in_tooltip: Vec<bool>,
+}
+
+/// [`NamedRegions`] of every element; a name counts only on an element holding less than
+/// [`MAX_REGION_SHARE`] of the page's words.
+pub fn named_regions(dom: &Dom) -> NamedRegions {
     let words = subtree_words(dom);
     let page_words = words.first().copied().unwrap_or(0).max(1) as f64;
     let mut region = vec![Region::Plain; dom.len()];
     let mut in_article = vec![false; dom.len()];
     let mut in_code = vec![false; dom.len()];
     let mut in_notice = vec![false; dom.len()];
+    let mut in_tooltip = vec![false; dom.len()];
     let mut in_builder_panel = vec![false; dom.len()];
     let mut tokens: Vec<&str> = Vec::new();
     for id in dom.ids() {
@@ -57,8 +70,8 @@ pub fn regions_and_notices(dom: &Dom) -> (Vec<Region>, Vec<bool>) {
         let small_enough = (words[id.index()] as f64) < MAX_REGION_SHARE * page_words;
         // Inside code, class names are a highlighter's tokens (`hljs-comment`, Prism's
         // `token comment`), not regions: a post's code is not its readers' comments.
-        let (notice, named) = if in_code[id.index()] {
-            (false, None)
+        let (notice, tooltip, named) = if in_code[id.index()] {
+            (false, false, None)
         } else {
             // Each name is read once, for the notice and for the roles.
             tokens.clear();
@@ -66,15 +79,22 @@ pub fn regions_and_notices(dom: &Dom) -> (Vec<Region>, Vec<bool>) {
             let class_tokens = tokens.len();
             tokens.extend(element.attribute("id").into_iter().flat_map(role_tokens));
             let (class_part, id_part) = tokens.split_at(class_tokens);
+            let tooltip = tokens.iter().any(|&token| is_one_of(token, TOOLTIPS));
             if tokens_name_a_notice(class_part.iter().copied())
                 || tokens_name_a_notice(id_part.iter().copied())
             {
-                (true, Some(Region::Boilerplate))
+                (true, tooltip, Some(Region::Boilerplate))
             } else {
                 let roles = roles_of_tokens(tokens.iter().copied(), in_builder_panel[id.index()]);
-                (false, named_region(element, in_article[id.index()], &roles))
+                (
+                    false,
+                    tooltip,
+                    named_region(element, in_article[id.index()], &roles),
+                )
             }
         };
+        in_tooltip[id.index()] =
+            parent.is_some_and(|parent| in_tooltip[parent]) || (tooltip && small_enough);
         in_notice[id.index()] =
             parent.is_some_and(|parent| in_notice[parent]) || (notice && small_enough);
         region[id.index()] = match named {
@@ -82,7 +102,11 @@ pub fn regions_and_notices(dom: &Dom) -> (Vec<Region>, Vec<bool>) {
             _ => inherited,
         };
     }
-    (region, in_notice)
+    NamedRegions {
+        region,
+        in_notice,
+        in_tooltip,
+    }
 }
 
 /// The region an element's own tag, landmark role or `class`/`id` (its `roles`) names, if any.

@@ -431,6 +431,21 @@ fn a_products_reviews_are_not_its_main_text_when_its_description_stands_outside_
 }
 
 #[test]
+fn a_tooltips_text_is_not_main_text_but_the_sentence_it_explains_is() {
+    let html = "<html><head><title>Plans</title></head><body><main><h1>Plans</h1>\
+        <p>Every plan comes with a universal certificate, so that visitors reach your site over \
+        an encrypted connection from the first day, with nothing to configure.</p>\
+        <div class=\"tooltip-content\"><p>A certificate proves to a browser that the site it \
+        reached is the one it asked for, and encrypts what the two exchange.</p></div>\
+        <p>Traffic is served from data centres in more than three hundred cities, near each \
+        visitor, and attacks of any size are absorbed without extra charge.</p></main></body></html>";
+    let main = extract_from(html, &[]).main_text;
+    assert!(main.contains("Every plan comes"), "{main}");
+    assert!(main.contains("Traffic is served"), "{main}");
+    assert!(!main.contains("A certificate proves"), "{main}");
+}
+
+#[test]
 fn other_products_under_their_heading_are_not_a_products_main_text_but_its_headline_is() {
     let cards = "<div class=\"card\"><p>A stovetop kettle of brushed steel with a whistle \
          that sings when the water boils, two litres.</p><p>$39.00</p></div>"
