@@ -79,7 +79,7 @@ pub fn named_regions(dom: &Dom) -> NamedRegions {
             let class_tokens = tokens.len();
             tokens.extend(element.attribute("id").into_iter().flat_map(role_tokens));
             let (class_part, id_part) = tokens.split_at(class_tokens);
-            let tooltip = tokens.iter().any(|&token| is_one_of(token, TOOLTIPS));
+            let tooltip = names_a_tooltip(&element.tag, &tokens);
             if tokens_name_a_notice(class_part.iter().copied())
                 || tokens_name_a_notice(id_part.iter().copied())
             {
@@ -107,6 +107,17 @@ pub fn named_regions(dom: &Dom) -> NamedRegions {
         in_notice,
         in_tooltip,
     }
+}
+
+/// Whether an element's tag or its names' `tokens` say it is a tooltip or popover: one of
+/// [`TOOLTIPS`], `tool` then `tip` (`tool-tip__content`, split at the hyphen), or a custom
+/// element so named (`<tool-tip>`, a Shopify theme's; WCXB 2990's specification explanations).
+fn names_a_tooltip(tag: &str, tokens: &[&str]) -> bool {
+    tokens.iter().any(|&token| is_one_of(token, TOOLTIPS))
+        || tokens
+            .windows(2)
+            .any(|pair| pair[0].eq_ignore_ascii_case("tool") && pair[1].eq_ignore_ascii_case("tip"))
+        || tag == "tool-tip"
 }
 
 /// The region an element's own tag, landmark role or `class`/`id` (its `roles`) names, if any.

@@ -443,6 +443,18 @@ fn a_tooltips_text_is_not_main_text_but_the_sentence_it_explains_is() {
     assert!(main.contains("Every plan comes"), "{main}");
     assert!(main.contains("Traffic is served"), "{main}");
     assert!(!main.contains("A certificate proves"), "{main}");
+    // A theme's own tooltip element, its class split at the hyphen.
+    let themed = html.replace(
+        "<div class=\"tooltip-content\">",
+        "<tool-tip><div class=\"tool-tip__content\">",
+    );
+    let themed = themed.replace(
+        "two exchange.</p></div>",
+        "two exchange.</p></div></tool-tip>",
+    );
+    let main = extract_from(&themed, &[]).main_text;
+    assert!(main.contains("Every plan comes"), "{main}");
+    assert!(!main.contains("A certificate proves"), "{main}");
 }
 
 #[test]
