@@ -186,6 +186,10 @@ const MIN_WORDS_BESIDE_NOTICES: usize = 30;
 /// Main words a page needs outside its tooltips and popovers before they are dropped.
 const MIN_WORDS_BESIDE_TOOLTIPS: usize = 30;
 
+/// Main words a product page needs outside the blocks it heads as other products before they
+/// are dropped: fewer, and they may be all the page says.
+const MIN_WORDS_BESIDE_OTHER_PRODUCTS: usize = 30;
+
 /// Main words a thread needs outside its posters' cards before they are dropped: fewer, and the
 /// page may be a member's profile rather than a thread.
 const MIN_WORDS_BESIDE_USER_CARDS: usize = 30;
@@ -341,7 +345,7 @@ pub fn extract(
         };
         if policy.without_other_products {
             let others = other_products::within_other_products(dom, &facts);
-            without_blocks(&others, &facts, chosen, MIN_WORDS_BESIDE_REVIEWS)
+            without_blocks(&others, &facts, chosen, MIN_WORDS_BESIDE_OTHER_PRODUCTS)
         } else {
             chosen
         }
@@ -650,19 +654,6 @@ fn choose_by_model(
     });
     let container = heaviest_subtree(dom, &gain)?;
     let parts = with_strong_siblings(dom, container, &gain);
-    if std::env::var_os("DBG_PARAS").is_some() {
-        eprintln!("dbg cut {cut:.3} likeliest {likeliest:.3} spread {spread:?}");
-        for (index, f) in facts.iter().enumerate() {
-            eprintln!(
-                "dbg {index} p={:.3} t={:.2} w={} region={:?} {:?}",
-                probability[index],
-                f.templateness,
-                f.words,
-                f.region,
-                f.text.chars().take(70).collect::<String>()
-            );
-        }
-    }
     let in_parts = |index: usize| {
         parts
             .iter()

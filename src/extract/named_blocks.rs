@@ -20,14 +20,15 @@
 //!   set's main text or template text down. Only under a thread's policy: `author-info` wraps
 //!   an article's byline and sometimes its text.
 //! - **tooltips and popovers** on every page (`tooltip`, `popover`, `tippy`, `tool-tip`
-//!   classes and `<tool-tip>` elements; found in the regions' pass): shown on hover or click, laid out where they are written when the page's
-//!   stylesheets and scripts are missing. Their words on WCXB's development pages: 31,623 on 17
-//!   product pages (1 % in the gold: a specification's "Usually between 8–600 ohm…"), 7,428 on
-//!   39 articles (14 %). Cross-fitted development run: .8466 → .8469 (products 0612 .48 → .65;
-//!   15 pages up, 1 down: Cloudflare's plans, whose gold keeps each feature's explanation); no
-//!   other set moved. `tool-tip` and `<tool-tip>` (a Shopify theme's), then: .8469 → .8473
-//!   (2990 .72 → .93, 3026 .69 → .79). Reading Tailwind's `group/tooltip` as no name (class names with `/` or
-//!   `:`) won that page back but cost CleanEval's template text .0010: not kept.
+//!   classes and `<tool-tip>` elements; found in the regions' pass): shown on hover or click,
+//!   laid out where they are written when the page's stylesheets and scripts are missing. Their
+//!   words on WCXB's development pages: 31,623 on 17 product pages (1 % in the gold: a
+//!   specification's "Usually between 8–600 ohm…"), 7,428 on 39 articles (14 %). Cross-fitted
+//!   development run: .8466 → .8469 (products 0612 .48 → .65; 15 pages up, 1 down: Cloudflare's
+//!   plans, whose gold keeps each feature's explanation); no other set moved. `tool-tip` and
+//!   `<tool-tip>` (a Shopify theme's), then: .8469 → .8473 (2990 .72 → .93, 3026 .69 → .79).
+//!   Reading Tailwind's `group/tooltip` as no name (class names with `/` or `:`) won that page
+//!   back but cost CleanEval's template text .0010: not kept.
 //! - **cookie and consent notices** on every page (found in the regions' pass,
 //!   `regions::named_regions`): "We use cookies on our website…" was the
 //!   whole main text of a woodworking article (WCXB 4454). Named `consent`, `gdpr`,
@@ -44,7 +45,7 @@ use super::regions::{MAX_REGION_SHARE, subtree_words};
 pub const REVIEWS: &[&str] = &["review", "reviews"];
 
 /// `class`/`id` tokens naming a tooltip or popover.
-pub const TOOLTIPS: &[&str] = &["tooltip", "popover", "tippy"];
+const TOOLTIPS: &[&str] = &["tooltip", "popover", "tippy"];
 
 /// `class`/`id` tokens naming a picture gallery, slideshow or carousel.
 pub const GALLERIES: &[&str] = &["gallery", "slideshow", "carousel"];
@@ -170,8 +171,20 @@ fn tokens_name_one_of_or_both<'a>(
     first && second
 }
 
+/// Whether an element's tag or its names' `tokens` ([`role_tokens`] of its `class` and `id`)
+/// say it is a tooltip or popover: one of [`TOOLTIPS`], `tool` then `tip` (`tool-tip__content`,
+/// split at the hyphen), or a custom element so named (`<tool-tip>`, a Shopify theme's; WCXB
+/// 2990's specification explanations).
+pub fn tokens_name_a_tooltip(tag: &str, tokens: &[&str]) -> bool {
+    tokens.iter().any(|&token| is_one_of(token, TOOLTIPS))
+        || tokens
+            .windows(2)
+            .any(|pair| pair[0].eq_ignore_ascii_case("tool") && pair[1].eq_ignore_ascii_case("tip"))
+        || tag == "tool-tip"
+}
+
 /// Whether `token` is one of `tokens`, ASCII case ignored.
-pub fn is_one_of(token: &str, tokens: &[&str]) -> bool {
+fn is_one_of(token: &str, tokens: &[&str]) -> bool {
     tokens.iter().any(|t| token.eq_ignore_ascii_case(t))
 }
 

@@ -9,7 +9,7 @@
 
 use crate::features::vocabulary::{RoleGroup, names_a_builder_panel, role_tokens, roles_of_tokens};
 
-use super::named_blocks::{TOOLTIPS, is_one_of, tokens_name_a_notice};
+use super::named_blocks::{tokens_name_a_notice, tokens_name_a_tooltip};
 use crate::page::{Dom, Element, NodeId};
 
 /// The largest share of the page's words an element may hold for its name to count.
@@ -40,8 +40,9 @@ pub struct NamedRegions {
     /// In a cookie or consent notice ([`names_a_notice`](super::named_blocks::names_a_notice);
     /// a boilerplate region too).
     pub in_notice: Vec<bool>,
-    /// In a tooltip or popover ([`TOOLTIPS`]): shown on hover or click, not where it is laid
-    /// out.
+    /// In a tooltip or popover
+    /// ([`tokens_name_a_tooltip`](super::named_blocks::tokens_name_a_tooltip)): shown on hover
+    /// or click, not where it is laid out.
     pub in_tooltip: Vec<bool>,
 }
 
@@ -79,7 +80,7 @@ pub fn named_regions(dom: &Dom) -> NamedRegions {
             let class_tokens = tokens.len();
             tokens.extend(element.attribute("id").into_iter().flat_map(role_tokens));
             let (class_part, id_part) = tokens.split_at(class_tokens);
-            let tooltip = names_a_tooltip(&element.tag, &tokens);
+            let tooltip = tokens_name_a_tooltip(&element.tag, &tokens);
             if tokens_name_a_notice(class_part.iter().copied())
                 || tokens_name_a_notice(id_part.iter().copied())
             {
@@ -107,17 +108,6 @@ pub fn named_regions(dom: &Dom) -> NamedRegions {
         in_notice,
         in_tooltip,
     }
-}
-
-/// Whether an element's tag or its names' `tokens` say it is a tooltip or popover: one of
-/// [`TOOLTIPS`], `tool` then `tip` (`tool-tip__content`, split at the hyphen), or a custom
-/// element so named (`<tool-tip>`, a Shopify theme's; WCXB 2990's specification explanations).
-fn names_a_tooltip(tag: &str, tokens: &[&str]) -> bool {
-    tokens.iter().any(|&token| is_one_of(token, TOOLTIPS))
-        || tokens
-            .windows(2)
-            .any(|pair| pair[0].eq_ignore_ascii_case("tool") && pair[1].eq_ignore_ascii_case("tip"))
-        || tag == "tool-tip"
 }
 
 /// The region an element's own tag, landmark role or `class`/`id` (its `roles`) names, if any.

@@ -397,6 +397,11 @@ fn an_article_drops_its_card_list_of_other_stories_only_beside_enough_text_of_it
     assert!(short.main_text.contains("A teaser of another story"));
 }
 
+/// A product's own description, for the product pages' tests.
+const KETTLE_DESCRIPTION: &str = "<p>A gooseneck kettle with a stopwatch, a hold mode of sixty \
+    minutes and a temperature set to the degree, for pour-over coffee and tea alike.</p>\
+    <p>Its spout pours a thin, steady stream; its base turns all the way round.</p>";
+
 #[test]
 fn a_products_reviews_are_not_its_main_text_when_its_description_stands_outside_them() {
     let page = |description: &str| {
@@ -412,11 +417,7 @@ fn a_products_reviews_are_not_its_main_text_when_its_description_stands_outside_
         without_reviews: true,
         ..ContentPolicy::default()
     };
-    let described = page(
-        "<p>A gooseneck kettle with a stopwatch, a hold mode of sixty minutes and a \
-         temperature set to the degree, for pour-over coffee and tea alike.</p>\
-         <p>Its spout pours a thin, steady stream; its base turns all the way round.</p>",
-    );
+    let described = page(KETTLE_DESCRIPTION);
     assert!(
         extract_from(&described, &[])
             .main_text
@@ -462,9 +463,7 @@ fn other_products_under_their_heading_are_not_a_products_main_text_but_its_headl
     let cards = "<div class=\"card\"><p>A stovetop kettle of brushed steel with a whistle \
          that sings when the water boils, two litres.</p><p>$39.00</p></div>"
         .repeat(4);
-    let description = "<p>A gooseneck kettle with a stopwatch, a hold mode of sixty minutes \
-         and a temperature set to the degree, for pour-over coffee and tea alike.</p>\
-         <p>Its spout pours a thin, steady stream; its base turns all the way round.</p>";
+    let description = KETTLE_DESCRIPTION;
     let product = ContentPolicy {
         without_other_products: true,
         ..ContentPolicy::default()
