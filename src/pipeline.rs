@@ -24,7 +24,7 @@ use crate::page_type::{PageTypeFeatures, PageTypeGuess, page_type_features};
 use crate::params::{ParamsError, ValidParams};
 use crate::segment::{SegmentedPage, segment, with_overruled_verdicts};
 use crate::smooth::{PageSmoothError, SmoothedPage, smooth_page};
-use crate::text::{Paragraph, paragraphs};
+use crate::text::{Paragraph, count_words, paragraphs};
 
 /// Why a page could not be scored.
 #[derive(Debug, Error)]
@@ -117,23 +117,42 @@ pub fn extract_main_text(
     (extracted, features, guess)
 }
 
-/// The main text's choice overrules the segmentation where they disagree, except on pages
-/// whose type spreads its content over the page (a thread, a listing, a collection, a service
-/// page, at least [`LIKELY_SPREAD`](crate::page_type) likely) but is too unsure to choose the
-/// main text itself: there the main text is one block of the page's content, and a portal's
-/// teaser boxes beside it would become template. Where the type is sure enough to choose (its
-/// own model, or every likely paragraph), the main text speaks for the whole of the content and
-/// overrules as an article's does: the elements holding the
-/// main text become content whatever their templateness (an article's block smoothed just above
-/// the threshold), and every other element holding visible words but the comments' becomes template (a
-/// related-stories box, an author's other books, a newsletter form smoothed under it).
+/// Whether the segmentation keeps its verdicts against the main text's choice: on a page whose
+/// type spreads its content over the page (a thread, a listing, a collection, a service page, at
+/// least [`LIKELY_SPREAD`](crate::page_type) likely) but is too unsure to choose the main text
+/// itself, when that main text (`main_text`) holds more words than the whole of what the
+/// segmentation kept as content (`content_text`). Such a choice reaches mostly into what the
+/// segmentation calls template — a portal's block of teasers, a directory's link columns — and
+/// neither can be trusted to overrule the other. Where the main text sits within the content,
+/// overruling makes the rest of the content (the teaser boxes beside a story) template, as on
+/// an article.
+///
+/// What informed it (2026-11-30, development split, template text F1): the type alone (standing
+/// aside on every unsure spread page, as before) now paid only on Kreuzer; overruling on every
+/// page lifted every other set (L3S-GN1 .9006 → .9154, Dragnet .9053 → .9145, Big9 .9302 →
+/// .9374, Readability .9347 → .9381, WCXB .7789 → .7825) and cost Kreuzer .7046 → .6885. On the
+/// Kreuzer pages where standing aside won most, the main text held 2–15 times the content's
+/// words (news.google.com, nih.gov, whitehouse.gov); where it lost, less than the content
+/// (aiact.org, europa-auf-einen-blick). With the bound at the content's own word count (no
+/// threshold tuned; 1.2, 1.5 and 2 times were tried): L3S-GN1 .9166, Dragnet .9145, Big9 .9365,
+/// Readability .9381, WCXB .7811, CleanEval .7374, Kreuzer .7127 — every set at or above
+/// before (1.2×: Kreuzer .7162 but CleanEval .7347); main text unchanged by construction.
+pub fn stands_aside(page_type: &PageTypeGuess, main_text: &str, content_text: &str) -> bool {
+    page_type.main_text_is_one_block_of_spread_content()
+        && count_words(main_text) > count_words(content_text)
+}
+
+/// The main text's choice overrules the segmentation where they disagree
+/// ([`stands_aside`] says where it does not): the elements holding the main text become content
+/// whatever their templateness (an article's block smoothed just above the threshold), and every
+/// other element holding visible words but the comments' becomes template (a related-stories
+/// box, an author's other books, a newsletter form smoothed under it).
 /// Development split, template text F1 (`training/reports/sections/README.md` §5–§6): the first
 /// half alone lifted every set (Dragnet .805 → .853, CleanEval .606 → .638), both halves lift
 /// them again (Dragnet .853 → .907, CleanEval .638 → .705, Readability .776 → .881, WCXB .676 →
-/// .732, Kreuzer .694 → .697). Gated on the type alone, Kreuzer fell to .691; on a type at 0.45,
-/// to .678; ungated, its portals fell to .655. Overruling also where the type chose (2026-11-28,
-/// §8 of that report): CleanEval .7070 → .7297, WCXB .7308 → .7733, Kreuzer .6973 → .6955, the
-/// other sets unchanged.
+/// .732, Kreuzer .694 → .697). Overruling also where the type chose (2026-11-28, §8 of that
+/// report): CleanEval .7070 → .7297, WCXB .7308 → .7733, Kreuzer .6973 → .6955, the other sets
+/// unchanged.
 pub fn main_text_overrules(
     laid_out: &LaidOutPage,
     segmented: &mut SegmentedPage,
@@ -141,7 +160,8 @@ pub fn main_text_overrules(
     extracted: &Extracted,
     page_type: &PageTypeGuess,
 ) {
-    if page_type.main_text_is_one_block_of_spread_content() || extracted.main_text_nodes.is_empty()
+    if extracted.main_text_nodes.is_empty()
+        || stands_aside(page_type, &extracted.main_text, &segmented.content_text)
     {
         return;
     }
@@ -316,5 +336,44 @@ impl Scorer {
     /// The parameters in use.
     pub fn params(&self) -> &ValidParams {
         &self.params
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page_type::PageType;
+
+    fn guess(page_type: PageType, probability: f64) -> PageTypeGuess {
+        PageTypeGuess {
+            page_type,
+            probability,
+        }
+    }
+
+    #[test]
+    fn the_segmentation_stands_aside_only_where_an_unsure_spread_pages_main_text_outgrows_its_content()
+     {
+        let story = "Officials said on Monday that the bridge would reopen next week.";
+        let story_and_teasers =
+            format!("{story} Weather: sunny. Sport: a late goal. Markets rise.");
+        let portal_columns = format!("{story_and_teasers} World Politics Business Science Health");
+        // An unsure listing whose main text sits within its content: the main text overrules
+        // (the teasers beside the story become template).
+        let unsure_listing = guess(PageType::Listing, 0.5);
+        assert!(!stands_aside(&unsure_listing, story, &story_and_teasers));
+        // Its main text holding more words than the whole content: the segmentation stands.
+        assert!(stands_aside(&unsure_listing, &portal_columns, story));
+        // A type sure enough to choose, or an article, always overrules.
+        assert!(!stands_aside(
+            &guess(PageType::Listing, 0.9),
+            &portal_columns,
+            story
+        ));
+        assert!(!stands_aside(
+            &guess(PageType::Article, 0.5),
+            &portal_columns,
+            story
+        ));
     }
 }
