@@ -260,9 +260,10 @@ impl PageTypeGuess {
 
     /// Whether the page likely spreads its content but its type is too unsure to choose the
     /// main text ([`ContentPolicy::chose_for_its_type`]): the main text is then one block of
-    /// the page's content, chosen as an article's would be. (A choice the type made only
-    /// because that block was next to nothing counts as unsure: overruling on those pages cost
-    /// Kreuzer's portals template F1 .6955 → .6863 on the development split.)
+    /// the page's content, chosen as an article's would be, and the segmentation keeps its
+    /// verdicts where that block outgrows the content (`pipeline::stands_aside`). (A choice the
+    /// type made only because that block was next to nothing counts as unsure: overruling on
+    /// those pages cost Kreuzer's portals template F1 .6955 → .6863 on the development split.)
     pub fn main_text_is_one_block_of_spread_content(&self) -> bool {
         self.likely_spreads_its_content() && !self.content_policy().chose_for_its_type()
     }
